@@ -1,0 +1,145 @@
+package dev.agentcompute.lume;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class LumeClientTest {
+
+  private LocalLumeServer lume;
+  private LumeClient client;
+
+  @BeforeEach
+  void start() throws Exception {
+    lume = new LocalLumeServer();
+    lume.vms.put("ac-seed-macos", new LocalLumeServer.Vm("ac-seed-macos", 4, 8L << 30, 100L << 30, "stopped", 0));
+    client = LumeClient.builder().baseUri(lume.uri()).build();
+  }
+
+  @AfterEach
+  void stop() {
+    lume.close();
+  }
+
+  @Test
+  void getVmReadsLumesShape() throws Exception {
+    LumeVm vm = client.getVm("ac-seed-macos");
+    assertThat(vm.name()).isEqualTo("ac-seed-macos");
+    assertThat(vm.cpuCount()).isEqualTo(4);
+    assertThat(vm.memorySize()).isEqualTo(8L << 30);
+    assertThat(vm.diskSize().total()).isEqualTo(100L << 30);
+    assertThat(vm.stopped()).isTrue();
+    assertThat(vm.ip()).isEmpty();
+    assertThat(vm.vnc()).isEmpty();
+  }
+
+  @Test
+  void cloneResizeRunStopDeleteLifecycle() throws Exception {
+    client.cloneVm("ac-seed-macos", "ac-demo-web");
+    client.setResources("ac-demo-web", new VmResources(6, 12288, OptionalLong.of(120)));
+    LumeVm running = client.run("ac-demo-web", LumeClient.RunOptions.HEADLESS);
+    assertThat(running.running()).isTrue();
+    assertThat(running.cpuCount()).isEqualTo(6);
+    assertThat(running.memorySize()).isEqualTo(12288L << 20);
+    assertThat(running.diskSize().total()).isEqualTo(120L << 30);
+    assertThat(running.ip()).contains("192.168.64.7");
+
+    assertThat(client.stop("ac-demo-web", Duration.ofSeconds(5)).stopped()).isTrue();
+    client.delete("ac-demo-web");
+    assertThat(lume.vms).doesNotContainKey("ac-demo-web");
+
+    assertThat(lume.requests).containsSubsequence(
+        "POST /lume/vms/clone", "PATCH /lume/vms/ac-demo-web", "POST /lume/vms/ac-demo-web/run",
+        "GET /lume/vms/ac-demo-web", "POST /lume/vms/ac-demo-web/stop", "DELETE /lume/vms/ac-demo-web");
+  }
+
+  @Test
+  void requestBodiesMatchLumesApi() throws Exception {
+    client.cloneVm("ac-seed-macos", "ac-demo-db");
+    client.setResources("ac-demo-db", new VmResources(2, 4096, OptionalLong.empty()));
+    client.run("ac-demo-db", LumeClient.RunOptions.HEADLESS);
+    assertThat(lume.bodies.get(0).toString()).isEqualTo("{\"name\":\"ac-seed-macos\",\"newName\":\"ac-demo-db\"}");
+    // The disk is grown only on request: Lume refuses an equal or smaller size.
+    assertThat(lume.bodies.get(1).toString()).isEqualTo("{\"cpu\":2,\"memory\":\"4096MB\"}");
+    assertThat(lume.bodies.get(2).get("noDisplay").asBoolean()).isTrue();
+    assertThat(lume.bodies.get(2).get("vnc").asString()).isEqualTo("disabled");
+  }
+
+  @Test
+  void missingVmIsNotFoundWithLumesMessage() {
+    assertThatThrownBy(() -> client.getVm("nope"))
+        .isInstanceOf(LumeException.NotFound.class)
+        .hasMessage("lume api GET /lume/vms/nope: 404 Virtual machine not found");
+  }
+
+  @Test
+  void deletingAMissingVmIsNotAnError() throws Exception {
+    client.delete("already-gone");
+    assertThat(lume.requests).containsExactly("DELETE /lume/vms/already-gone");
+  }
+
+  @Test
+  void notFoundTextInAnotherStatusIsStillNotFound() {
+    lume.failWith = 500;
+    lume.failMessage = "no such virtual machine";
+    assertThatThrownBy(() -> client.getVm("ghost")).isInstanceOf(LumeException.NotFound.class);
+  }
+
+  @Test
+  void gatewayErrorsAreUnavailable() {
+    lume.failWith = 503;
+    lume.failMessage = "daemon restarting";
+    assertThatThrownBy(() -> client.getVm("ac-seed-macos"))
+        .isInstanceOf(LumeException.Unavailable.class)
+        .hasMessage("lume api GET /lume/vms/ac-seed-macos: 503 daemon restarting");
+  }
+
+  @Test
+  void otherErrorsCarryStatusAndTruncatedMessage() {
+    lume.failWith = 409;
+    lume.failMessage = "é".repeat(400); // 800 bytes of UTF-8
+    assertThatThrownBy(() -> client.cloneVm("a", "b"))
+        .isExactlyInstanceOf(LumeException.class)
+        .satisfies(e -> {
+          assertThat(((LumeException) e).status()).isEqualTo(409);
+          String message = e.getMessage().substring("lume api POST /lume/vms/clone: 409 ".length());
+          assertThat(message).isEqualTo("é".repeat(256));
+        });
+  }
+
+  @Test
+  void unreachableHostIsUnavailable() {
+    LumeClient nowhere = LumeClient.builder()
+        .baseUri(URI.create("http://127.0.0.1:1/"))
+        .connectTimeout(Duration.ofSeconds(2))
+        .build();
+    assertThatThrownBy(() -> nowhere.getVm("x")).isInstanceOf(LumeException.Unavailable.class);
+  }
+
+  @Test
+  void vncPolicyProbeAcceptsTheRefusal() throws Exception {
+    client.probeVncPolicy();
+    assertThat(lume.requests.getFirst()).matches("POST /lume/vms/ac-vnc-policy-probe-[0-9a-f]{8}/run");
+  }
+
+  @Test
+  void vncPolicyProbeFailsOnAnOldLume() {
+    lume.failWith = 404;
+    lume.failMessage = "Virtual machine not found";
+    assertThatThrownBy(() -> client.probeVncPolicy())
+        .isExactlyInstanceOf(LumeException.class)
+        .hasMessageStartingWith("lume on this host cannot start guests with VNC disabled");
+  }
+
+  @Test
+  void resourcesMustBePositive() {
+    assertThatThrownBy(() -> new VmResources(0, 4096, OptionalLong.empty()))
+        .hasMessage("cpu, memory, and disk size must be positive");
+  }
+}
