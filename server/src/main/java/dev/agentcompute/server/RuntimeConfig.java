@@ -1,0 +1,57 @@
+package dev.agentcompute.server;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The runtime configuration file (spec §5.5) as decoded, before defaults and validation.
+ * Absent sections and keys are {@code null}; {@link ConfigLoader} fills defaults, validates and
+ * resolves relative paths. No key holds a secret: bearer tokens come only from credentials.
+ */
+public record RuntimeConfig(
+    Incus incus,
+    Lume lume,
+    Sandbox sandbox,
+    @JsonProperty("images_file") String imagesFile,
+    Screenshots screenshots) {
+
+  /** How to reach Incus: exactly one of a named CLI remote or an explicit URL. */
+  public record Incus(
+      String remote,
+      String url,
+      @JsonProperty("client_cert") String clientCert,
+      @JsonProperty("client_key") String clientKey,
+      @JsonProperty("server_cert") String serverCert,
+      String host,
+      String pool,
+      @JsonProperty("ovn_uplink") String ovnUplink,
+      @JsonProperty("ovn_ranges") String ovnRanges) {}
+
+  /** The optional macOS (Lume) backend; setting any key enables it. */
+  public record Lume(
+      String host,
+      @JsonProperty("identity_file") String identityFile,
+      @JsonProperty("known_hosts_file") String knownHostsFile,
+      @JsonProperty("guest_known_hosts_file") String guestKnownHostsFile,
+      @JsonProperty("guest_keys") Map<String, String> guestKeys) {
+
+    boolean anySet() {
+      return host != null || identityFile != null || knownHostsFile != null
+          || guestKnownHostsFile != null || guestKeys != null;
+    }
+  }
+
+  /** Sandbox lifetime policy. */
+  public record Sandbox(
+      @JsonProperty("default_ttl_minutes") Long defaultTtlMinutes,
+      @JsonProperty("max_ttl_minutes") Long maxTtlMinutes,
+      @JsonProperty("default_network_kind") String defaultNetworkKind,
+      @JsonProperty("pin_identities") List<String> pinIdentities) {}
+
+  /** The transient screenshot store. */
+  public record Screenshots(
+      @JsonProperty("base_url") String baseUrl,
+      String dir,
+      String listen) {}
+}
