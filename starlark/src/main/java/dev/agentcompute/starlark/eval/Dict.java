@@ -1,0 +1,179 @@
+package dev.agentcompute.starlark.eval;
+
+import dev.agentcompute.starlark.syntax.Token;
+import java.util.List;
+import java.util.Map;
+
+/** A mutable mapping that keeps insertion order (starlark-go's hashtable rules). */
+public final class Dict implements Sequence, HasSetKey, HasAttrs, Comparable, Printer.Nested {
+  final HashTable table = new HashTable();
+
+  public Dict() {}
+
+  /** A new dict holding {@code entries} in iteration order. */
+  public static Dict copyOf(Map<? extends Value, ? extends Value> entries) throws EvalException {
+    Dict d = new Dict();
+    for (Map.Entry<? extends Value, ? extends Value> e : entries.entrySet()) {
+      d.put(e.getKey(), e.getValue());
+    }
+    return d;
+  }
+
+  public void put(Value k, Value v) throws EvalException {
+    table.insert(k, v);
+  }
+
+  /** Removes {@code k}; returns its value or null. */
+  public Value remove(Value k) throws EvalException {
+    return table.delete(k);
+  }
+
+  public void clear() throws EvalException {
+    table.clear();
+  }
+
+  public boolean containsKey(Value k) throws EvalException {
+    return table.contains(k);
+  }
+
+  /** The keys in insertion order (a snapshot). */
+  public List<Value> keys() {
+    return List.of(table.keysArray());
+  }
+
+  /** The values in insertion order (a snapshot). */
+  public List<Value> values() {
+    return List.of(table.valuesArray());
+  }
+
+  /** The entries in insertion order (a snapshot). */
+  public List<Map.Entry<Value, Value>> entries() {
+    Value[] ks = table.keysArray();
+    Value[] vs = table.valuesArray();
+    Map.Entry<Value, Value>[] out = newEntries(ks.length);
+    for (int i = 0; i < ks.length; i++) {
+      out[i] = Map.entry(ks[i], vs[i]);
+    }
+    return List.of(out);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map.Entry<Value, Value>[] newEntries(int n) {
+    return (Map.Entry<Value, Value>[]) new Map.Entry[n];
+  }
+
+  @Override
+  public Value get(Value key) throws EvalException {
+    return table.get(key);
+  }
+
+  @Override
+  public void setKey(Value key, Value v) throws EvalException {
+    table.insert(key, v);
+  }
+
+  @Override
+  public int len() {
+    return table.len();
+  }
+
+  @Override
+  public Iterator iterate() {
+    return table.iterateKeys();
+  }
+
+  @Override
+  public String type() {
+    return "dict";
+  }
+
+  @Override
+  public boolean truth() {
+    return table.len() > 0;
+  }
+
+  @Override
+  public int hash() throws EvalException {
+    throw new EvalException("unhashable type: dict");
+  }
+
+  @Override
+  public void freeze() {
+    table.freeze();
+  }
+
+  @Override
+  public boolean isFrozen() {
+    return table.frozen;
+  }
+
+  @Override
+  public void repr(StringBuilder sb) {
+    Printer.print(sb, this);
+  }
+
+  @Override
+  public void reprNested(StringBuilder sb, Printer p) {
+    sb.append('{');
+    boolean first = true;
+    for (int e = table.nextEntry(0); e >= 0; e = table.nextEntry(e + 1)) {
+      if (!first) {
+        sb.append(", ");
+      }
+      first = false;
+      p.repr(sb, table.keyAt(e));
+      sb.append(": ");
+      p.repr(sb, table.valueAt(e));
+    }
+    sb.append('}');
+  }
+
+  @Override
+  public String cycleMarker() {
+    return "{...}";
+  }
+
+  @Override
+  public Value attr(String name) throws EvalException {
+    return DictMethods.attr(this, name);
+  }
+
+  @Override
+  public List<String> attrNames() {
+    return DictMethods.names();
+  }
+
+  @Override
+  public boolean compareSameType(Token op, Value y, int depth) throws EvalException {
+    Dict dy = (Dict) y;
+    switch (op) {
+      case EQL:
+        return dictsEqual(this, dy, depth);
+      case NEQ:
+        return !dictsEqual(this, dy, depth);
+      default:
+        throw new EvalException("dict " + op + " dict not implemented");
+    }
+  }
+
+  private static boolean dictsEqual(Dict x, Dict y, int depth) throws EvalException {
+    if (x.len() != y.len()) {
+      return false;
+    }
+    HashTable t = x.table;
+    for (int e = t.nextEntry(0); e >= 0; e = t.nextEntry(e + 1)) {
+      Value yv = y.get(t.keyAt(e));
+      if (yv == null || !Operators.equalDepth(t.valueAt(e), yv, depth - 1)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder sb = new StringBuilder();
+    repr(sb);
+    return sb.toString();
+  }
+}

@@ -1,0 +1,168 @@
+package dev.agentcompute.starlark.eval;
+
+import dev.agentcompute.starlark.syntax.Token;
+
+/** The lazy result of {@code range(start, stop, step)}: indexable, sliceable, compared by content. */
+public final class RangeValue implements Sequence, Sliceable, Comparable {
+  private final long start;
+  private final long stop;
+  private final long step;
+  private final int len;
+
+  RangeValue(long start, long stop, long step, int len) {
+    this.start = start;
+    this.stop = stop;
+    this.step = step;
+    this.len = len;
+  }
+
+  /** A range; fails if its length does not fit an int (Java collections cannot hold more). */
+  public static RangeValue of(long start, long stop, long step) throws EvalException {
+    long n = rangeLen(start, stop, step);
+    if (n > Integer.MAX_VALUE) {
+      throw new EvalException("range: length " + n + " too large");
+    }
+    return new RangeValue(start, stop, step, (int) n);
+  }
+
+  static long rangeLen(long start, long stop, long step) {
+    if (step > 0 ? stop <= start : stop >= start) {
+      return 0;
+    }
+    java.math.BigInteger span = java.math.BigInteger.valueOf(stop).subtract(java.math.BigInteger.valueOf(start));
+    java.math.BigInteger st = java.math.BigInteger.valueOf(step);
+    if (step < 0) {
+      span = span.negate();
+      st = st.negate();
+    }
+    java.math.BigInteger n = span.add(st).subtract(java.math.BigInteger.ONE).divide(st);
+    return n.min(java.math.BigInteger.valueOf(Long.MAX_VALUE)).longValue();
+  }
+
+  public long start() {
+    return start;
+  }
+
+  public long stop() {
+    return stop;
+  }
+
+  public long step() {
+    return step;
+  }
+
+  @Override
+  public int len() {
+    return len;
+  }
+
+  long elemAt(int i) {
+    return start + i * step;
+  }
+
+  @Override
+  public Value index(int i) {
+    return StarlarkInt.of(start + i * step);
+  }
+
+  @Override
+  public Value slice(int i, int j, int k) {
+    long newStart = start + step * i;
+    long newStop = start + step * j;
+    long newStep = step * k;
+    return new RangeValue(newStart, newStop, newStep, Operators.sliceLength(i, j, k));
+  }
+
+  /** Whether {@code x} is an element (x given as long). */
+  boolean containsLong(long x) {
+    if (len == 0) {
+      return false;
+    }
+    if (step > 0 ? (x < start || x >= stop) : (x > start || x <= stop)) {
+      return false;
+    }
+    return Math.floorMod(x - start, step) == 0 || (x - start) % step == 0;
+  }
+
+  @Override
+  public Iterator iterate() {
+    return new Iterator() {
+      private int i;
+
+      @Override
+      public Value next() {
+        return i < len ? StarlarkInt.of(start + (i++) * step) : null;
+      }
+
+      @Override
+      public void close() {}
+    };
+  }
+
+  @Override
+  public String type() {
+    return "range";
+  }
+
+  @Override
+  public boolean truth() {
+    return len > 0;
+  }
+
+  @Override
+  public int hash() throws EvalException {
+    throw new EvalException("unhashable: range");
+  }
+
+  @Override
+  public void freeze() {}
+
+  @Override
+  public boolean isFrozen() {
+    return true;
+  }
+
+  @Override
+  public void repr(StringBuilder sb) {
+    if (step != 1) {
+      sb.append("range(").append(start).append(", ").append(stop).append(", ").append(step).append(')');
+    } else if (start != 0) {
+      sb.append("range(").append(start).append(", ").append(stop).append(')');
+    } else {
+      sb.append("range(").append(stop).append(')');
+    }
+  }
+
+  @Override
+  public boolean compareSameType(Token op, Value y, int depth) throws EvalException {
+    RangeValue ry = (RangeValue) y;
+    switch (op) {
+      case EQL:
+        return rangeEqual(this, ry);
+      case NEQ:
+        return !rangeEqual(this, ry);
+      default:
+        throw new EvalException("range " + op + " range not implemented");
+    }
+  }
+
+  private static boolean rangeEqual(RangeValue x, RangeValue y) {
+    if (x.len != y.len) {
+      return false;
+    }
+    if (x.len == 0) {
+      return true;
+    }
+    if (x.start != y.start) {
+      return false;
+    }
+    return x.len == 1 || x.step == y.step;
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder sb = new StringBuilder();
+    repr(sb);
+    return sb.toString();
+  }
+}

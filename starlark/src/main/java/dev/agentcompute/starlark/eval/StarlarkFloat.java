@@ -1,0 +1,74 @@
+package dev.agentcompute.starlark.eval;
+
+import dev.agentcompute.starlark.syntax.Token;
+
+/** An IEEE 754 double, printed exactly as starlark-go prints it (see {@link FloatFormat}). */
+public final class StarlarkFloat implements Comparable {
+  private final double value;
+
+  private StarlarkFloat(double value) {
+    this.value = value;
+  }
+
+  public static StarlarkFloat of(double v) {
+    return new StarlarkFloat(v);
+  }
+
+  public double value() {
+    return value;
+  }
+
+  @Override
+  public String type() {
+    return "float";
+  }
+
+  @Override
+  public boolean truth() {
+    return value != 0.0;
+  }
+
+  @Override
+  public int hash() {
+    // Equal ints and floats must hash alike (Go: finiteFloatToInt(f).Hash()).
+    if (Double.isFinite(value)) {
+      return StarlarkInt.ofFiniteDouble(value).hash();
+    }
+    return 1618033;
+  }
+
+  @Override
+  public void freeze() {}
+
+  @Override
+  public boolean isFrozen() {
+    return true;
+  }
+
+  @Override
+  public void repr(StringBuilder sb) {
+    FloatFormat.formatG(sb, value);
+  }
+
+  @Override
+  public boolean compareSameType(Token op, Value y, int depth) {
+    return Operators.compareDoubles(op, value, ((StarlarkFloat) y).value);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof StarlarkFloat f && (f.value == value || (Double.isNaN(value) && Double.isNaN(f.value)));
+  }
+
+  @Override
+  public int hashCode() {
+    return hash();
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder sb = new StringBuilder();
+    repr(sb);
+    return sb.toString();
+  }
+}

@@ -1,0 +1,204 @@
+package dev.agentcompute.starlark.eval;
+
+import dev.agentcompute.starlark.syntax.Token;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * An immutable string: a sequence of UTF-8 bytes, as in starlark-go. {@code len}, indexing and
+ * slicing count bytes; a string is not iterable (use {@code elems()} or {@code codepoints()}).
+ * The Java {@link String} form and the hash are computed lazily and cached.
+ */
+public final class StarlarkString implements Sliceable, HasAttrs, Comparable {
+  public static final StarlarkString EMPTY = new StarlarkString(new byte[0], "");
+  private static final StarlarkString[] SINGLE_BYTES = new StarlarkString[256];
+
+  static {
+    for (int i = 0; i < 256; i++) {
+      SINGLE_BYTES[i] = new StarlarkString(new byte[] {(byte) i}, i < 0x80 ? String.valueOf((char) i) : null);
+    }
+  }
+
+  private final byte[] bytes;
+  private String string;
+  private int hash;
+  private boolean hashed;
+
+  private StarlarkString(byte[] bytes, String string) {
+    this.bytes = bytes;
+    this.string = string;
+  }
+
+  public static StarlarkString of(String s) {
+    if (s.isEmpty()) {
+      return EMPTY;
+    }
+    if (s.length() == 1 && s.charAt(0) < 0x80) {
+      return SINGLE_BYTES[s.charAt(0)];
+    }
+    return new StarlarkString(s.getBytes(StandardCharsets.UTF_8), s);
+  }
+
+  /** Wraps UTF-8 (or arbitrary) bytes without copying; the caller must not modify the array. */
+  public static StarlarkString ofBytes(byte[] b) {
+    if (b.length == 0) {
+      return EMPTY;
+    }
+    if (b.length == 1) {
+      return SINGLE_BYTES[b[0] & 0xFF];
+    }
+    return new StarlarkString(b, null);
+  }
+
+  static StarlarkString ofBytes(byte[] b, int from, int to) {
+    if (to - from == 1) {
+      return SINGLE_BYTES[b[from] & 0xFF];
+    }
+    return ofBytes(Arrays.copyOfRange(b, from, to));
+  }
+
+  static StarlarkString ofByte(int b) {
+    return SINGLE_BYTES[b & 0xFF];
+  }
+
+  /** The string as Java text (invalid UTF-8 bytes decode to U+FFFD). */
+  public String value() {
+    String s = string;
+    if (s == null) {
+      s = new String(bytes, StandardCharsets.UTF_8);
+      string = s;
+    }
+    return s;
+  }
+
+  /** The UTF-8 bytes; callers must not modify the array. */
+  byte[] bytes() {
+    return bytes;
+  }
+
+  public byte[] toByteArray() {
+    return bytes.clone();
+  }
+
+  public int byteAt(int i) {
+    return bytes[i] & 0xFF;
+  }
+
+  @Override
+  public int len() {
+    return bytes.length;
+  }
+
+  @Override
+  public Value index(int i) {
+    return SINGLE_BYTES[bytes[i] & 0xFF];
+  }
+
+  @Override
+  public Value slice(int start, int end, int step) {
+    if (step == 1) {
+      return start >= end ? EMPTY : ofBytes(bytes, start, end);
+    }
+    int n = Operators.sliceLength(start, end, step);
+    byte[] out = new byte[n];
+    for (int i = 0, j = start; i < n; i++, j += step) {
+      out[i] = bytes[j];
+    }
+    return ofBytes(out);
+  }
+
+  @Override
+  public String type() {
+    return "string";
+  }
+
+  @Override
+  public boolean truth() {
+    return bytes.length != 0;
+  }
+
+  @Override
+  public int hash() {
+    if (!hashed) {
+      int h = 0;
+      for (byte b : bytes) {
+        h = 31 * h + b;
+      }
+      hash = h;
+      hashed = true;
+    }
+    return hash;
+  }
+
+  /** The value of the {@code hash()} builtin: Java's String.hashCode over the UTF-16 form. */
+  public int javaHash() {
+    int h = 0;
+    for (int i = 0; i < bytes.length; ) {
+      long d = Utf8.decode(bytes, i, bytes.length);
+      int r = Utf8.rune(d);
+      i += Utf8.width(d);
+      if (r >= 0x10000) {
+        h = 31 * h + Character.highSurrogate(r);
+        h = 31 * h + Character.lowSurrogate(r);
+      } else {
+        h = 31 * h + r;
+      }
+    }
+    return h;
+  }
+
+  @Override
+  public void freeze() {}
+
+  @Override
+  public boolean isFrozen() {
+    return true;
+  }
+
+  @Override
+  public void repr(StringBuilder sb) {
+    Utf8.quote(sb, bytes, 0, bytes.length, false);
+  }
+
+  @Override
+  public void str(StringBuilder sb) {
+    sb.append(value());
+  }
+
+  @Override
+  public Value attr(String name) throws EvalException {
+    return StringMethods.attr(this, name);
+  }
+
+  @Override
+  public List<String> attrNames() {
+    return StringMethods.names();
+  }
+
+  @Override
+  public boolean compareSameType(Token op, Value y, int depth) {
+    return Operators.threeway(op, Arrays.compareUnsigned(bytes, ((StarlarkString) y).bytes));
+  }
+
+  public boolean equalsString(StarlarkString o) {
+    return this == o || (bytes.length == o.bytes.length && hash() == o.hash() && Arrays.equals(bytes, o.bytes));
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof StarlarkString s && equalsString(s);
+  }
+
+  @Override
+  public int hashCode() {
+    return hash();
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder sb = new StringBuilder(bytes.length + 2);
+    repr(sb);
+    return sb.toString();
+  }
+}

@@ -1,0 +1,151 @@
+package dev.agentcompute.starlark.eval;
+
+import dev.agentcompute.starlark.syntax.Token;
+import java.util.Arrays;
+import java.util.List;
+
+/** An immutable sequence; hashable when all its elements are. */
+public final class Tuple implements Sequence, Sliceable, Comparable, Printer.Nested {
+  public static final Tuple EMPTY = new Tuple(new Value[0]);
+
+  private final Value[] elems;
+
+  private Tuple(Value[] elems) {
+    this.elems = elems;
+  }
+
+  public static Tuple of(Value... values) {
+    return values.length == 0 ? EMPTY : new Tuple(values.clone());
+  }
+
+  /** Wraps {@code values} without copying; the caller must not modify the array afterwards. */
+  public static Tuple wrap(Value[] values) {
+    return values.length == 0 ? EMPTY : new Tuple(values);
+  }
+
+  public static Tuple copyOf(List<? extends Value> values) {
+    return values.isEmpty() ? EMPTY : new Tuple(values.toArray(new Value[0]));
+  }
+
+  public Value get(int i) {
+    return elems[i];
+  }
+
+  public List<Value> elements() {
+    return Arrays.asList(elems).subList(0, elems.length);
+  }
+
+  Value[] array() {
+    return elems;
+  }
+
+  @Override
+  public int len() {
+    return elems.length;
+  }
+
+  @Override
+  public Value index(int i) {
+    return elems[i];
+  }
+
+  @Override
+  public Value slice(int start, int end, int step) {
+    if (step == 1) {
+      return start >= end ? EMPTY : new Tuple(Arrays.copyOfRange(elems, start, end));
+    }
+    int n = Operators.sliceLength(start, end, step);
+    Value[] out = new Value[n];
+    for (int i = 0, j = start; i < n; i++, j += step) {
+      out[i] = elems[j];
+    }
+    return wrap(out);
+  }
+
+  @Override
+  public Iterator iterate() {
+    return new Iterator() {
+      private int i;
+
+      @Override
+      public Value next() {
+        return i < elems.length ? elems[i++] : null;
+      }
+
+      @Override
+      public void close() {}
+    };
+  }
+
+  @Override
+  public String type() {
+    return "tuple";
+  }
+
+  @Override
+  public boolean truth() {
+    return elems.length != 0;
+  }
+
+  @Override
+  public int hash() throws EvalException {
+    // Same algorithm as starlark-go (and Python).
+    int x = 0x345678;
+    int mult = 1000003;
+    for (Value e : elems) {
+      int y = e.hash();
+      x = x ^ (y * mult);
+      mult += 82520 + elems.length + elems.length;
+    }
+    return x;
+  }
+
+  @Override
+  public void freeze() {
+    for (Value v : elems) {
+      v.freeze();
+    }
+  }
+
+  @Override
+  public boolean isFrozen() {
+    return true;
+  }
+
+  @Override
+  public void repr(StringBuilder sb) {
+    Printer.print(sb, this);
+  }
+
+  @Override
+  public void reprNested(StringBuilder sb, Printer p) {
+    sb.append('(');
+    for (int i = 0; i < elems.length; i++) {
+      if (i > 0) {
+        sb.append(", ");
+      }
+      p.repr(sb, elems[i]);
+    }
+    if (elems.length == 1) {
+      sb.append(',');
+    }
+    sb.append(')');
+  }
+
+  @Override
+  public String cycleMarker() {
+    return "(...)";
+  }
+
+  @Override
+  public boolean compareSameType(Token op, Value y, int depth) throws EvalException {
+    return Operators.sliceCompare(op, Arrays.asList(elems), Arrays.asList(((Tuple) y).elems), depth);
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder sb = new StringBuilder();
+    repr(sb);
+    return sb.toString();
+  }
+}
