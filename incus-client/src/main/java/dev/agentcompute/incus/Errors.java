@@ -1,0 +1,51 @@
+package dev.agentcompute.incus;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Locale;
+
+/** Maps HTTP statuses, Incus error texts and I/O failures onto {@link IncusException} subtypes. */
+final class Errors {
+
+    /** Texts that mean "the backend could not be reached", as the Go original's mapError recognises them. */
+    private static final List<String> UNAVAILABLE_TEXTS = List.of(
+            "unable to connect", "connection refused", "connection reset", "no such host",
+            "i/o timeout", "network is unreachable");
+
+    private Errors() {
+    }
+
+    static IncusException fromStatus(int status, String serverMessage, String request) {
+        String message = request + ": " + (serverMessage == null || serverMessage.isBlank() ? "HTTP " + status : serverMessage);
+        return switch (status) {
+            case 404 -> new IncusException.NotFound(message);
+            case 409 -> new IncusException.Conflict(message);
+            case 412 -> new IncusException.PreconditionFailed(message);
+            case 401, 403 -> new IncusException.Forbidden(status, message);
+            case 502, 503, 504 -> new IncusException.Unavailable(status, message, null);
+            default -> looksUnavailable(serverMessage)
+                    ? new IncusException.Unavailable(status, message, null)
+                    : new IncusException.Failed(status, message, null);
+        };
+    }
+
+    /** A background operation that ended in Failure: no HTTP status, only the server's text. */
+    static IncusException fromOperationFailure(String err, String request) {
+        String message = request + ": " + (err == null || err.isBlank() ? "operation failed" : err);
+        return looksUnavailable(err)
+                ? new IncusException.Unavailable(0, message, null)
+                : new IncusException.Failed(0, message, null);
+    }
+
+    static IncusException fromIo(IOException e, String request) {
+        return new IncusException.Unavailable(0, request + ": backend unavailable: " + e, e);
+    }
+
+    static boolean looksUnavailable(String text) {
+        if (text == null) {
+            return false;
+        }
+        String lower = text.toLowerCase(Locale.ROOT);
+        return UNAVAILABLE_TEXTS.stream().anyMatch(lower::contains);
+    }
+}

@@ -1,0 +1,138 @@
+package dev.agentcompute.incus;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.hc.core5.http.ContentType;
+import org.apache.hc.core5.http.io.entity.FileEntity;
+import tools.jackson.core.type.TypeReference;
+
+/** {@code /1.0/images} and {@code /1.0/images/aliases} in the client's project. */
+public final class Images {
+
+    private final Rest rest;
+    private final Scope scope;
+
+    Images(Rest rest, Scope scope) {
+        this.rest = rest;
+        this.scope = scope;
+    }
+
+    public Image get(String fingerprint) {
+        return rest.get(scope, "/1.0/images/" + Scope.segment(fingerprint), Image.class);
+    }
+
+    public List<Image> list() {
+        return rest.get(scope, "/1.0/images?recursion=1", new TypeReference<List<Image>>() { });
+    }
+
+    /** Looks an alias up; {@code type} (container / virtual-machine) may be null for any. */
+    public ImageAlias alias(String name, String type) {
+        String query = type == null ? "" : "?type=" + Scope.encode(type);
+        return rest.get(scope, "/1.0/images/aliases/" + Scope.segment(name) + query, ImageAlias.class);
+    }
+
+    public void createAlias(String name, String fingerprint, String description) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("name", name);
+        body.put("target", fingerprint);
+        body.put("description", description == null ? "" : description);
+        rest.call(scope, "POST", "/1.0/images/aliases", body, null);
+    }
+
+    public void deleteAlias(String name) {
+        rest.call(scope, "DELETE", "/1.0/images/aliases/" + Scope.segment(name), null, null);
+    }
+
+    /**
+     * Creates a one-time secret that lets another server (or project) pull this private image.
+     * The secret's operation stays pending until used or expired, so it is not waited for.
+     */
+    public String secret(String fingerprint) {
+        PendingOperation operation = rest.async(scope, "POST", "/1.0/images/" + Scope.segment(fingerprint) + "/secret",
+                Map.of(), null);
+        if (!(operation.started().metadata().get("secret") instanceof String secret)) {
+            throw new IncusException.Failed(0, "image secret for " + fingerprint + ": server returned no secret", null);
+        }
+        return secret;
+    }
+
+    /** Pulls an image into this project (see {@link ImagePull}); returns its fingerprint. */
+    public String pull(ImagePull pull) {
+        Map<String, Object> source = new LinkedHashMap<>();
+        source.put("type", "image");
+        source.put("mode", "pull");
+        source.put("server", pull.server());
+        source.put("protocol", "incus");
+        source.put("certificate", pull.certificatePem());
+        source.put("secret", pull.secret());
+        source.put("fingerprint", pull.fingerprint());
+        source.put("project", pull.sourceProject());
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("source", source);
+        body.put("profiles", List.of());
+        body.put("aliases", aliasObjects(pull.aliases()));
+        Operation done = rest.async(scope, "POST", "/1.0/images", body, null).await();
+        return done.metadata().get("fingerprint") instanceof String fp ? fp : pull.fingerprint();
+    }
+
+    /**
+     * Imports a unified image tarball (metadata.yaml + rootfs/ in one archive) from a file;
+     * returns the new image's fingerprint. {@code aliases} are created afterwards.
+     */
+    public String importTarball(Path tarball, Map<String, String> properties, List<String> aliases) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("X-Incus-Public", "0");
+        headers.put("X-Incus-Filename", tarball.getFileName().toString());
+        if (properties != null && !properties.isEmpty()) {
+            headers.put("X-Incus-Properties", properties.entrySet().stream()
+                    .map(e -> URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8) + "="
+                            + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
+                    .collect(Collectors.joining("&")));
+        }
+        String request = "POST /1.0/images (import " + tarball + ")";
+        Transport.Response response = rest.raw(scope, "POST", "/1.0/images", headers,
+                new FileEntity(tarball.toFile(), ContentType.APPLICATION_OCTET_STREAM), rest.operationTimeout());
+        Operation done = rest.async(scope, response, request).await();
+        if (!(done.metadata().get("fingerprint") instanceof String fingerprint)) {
+            throw new IncusException.Failed(0, request + ": server reported no fingerprint", null);
+        }
+        for (String alias : aliases == null ? List.<String>of() : aliases) {
+            createAlias(alias, fingerprint, null);
+        }
+        return fingerprint;
+    }
+
+    /** Publishes a stopped instance as an image in this project; returns the fingerprint. */
+    public String publish(ImagePublish publish) {
+        Map<String, Object> source = new LinkedHashMap<>();
+        source.put("type", "instance");
+        source.put("name", publish.instance());
+        if (publish.sourceProject() != null) {
+            source.put("project", publish.sourceProject());
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("public", publish.isPublic());
+        body.put("profiles", publish.profiles());
+        body.put("properties", publish.properties());
+        body.put("aliases", aliasObjects(publish.aliases()));
+        body.put("source", source);
+        Operation done = rest.async(scope, "POST", "/1.0/images", body, null).await();
+        if (!(done.metadata().get("fingerprint") instanceof String fingerprint)) {
+            throw new IncusException.Failed(0, "publish " + publish.instance() + ": server reported no fingerprint", null);
+        }
+        return fingerprint;
+    }
+
+    public void delete(String fingerprint) {
+        rest.call(scope, "DELETE", "/1.0/images/" + Scope.segment(fingerprint), null, null);
+    }
+
+    private static List<Map<String, String>> aliasObjects(List<String> aliases) {
+        return aliases == null ? List.of() : aliases.stream().map(a -> Map.of("name", a)).toList();
+    }
+}

@@ -1,0 +1,248 @@
+package dev.agentcompute.incus;
+
+import com.github.dockerjava.transport.UnixSocket;
+import java.io.IOException;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import javax.net.SocketFactory;
+import javax.net.ssl.SSLContext;
+import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.impl.DefaultSchemePortResolver;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.DefaultHttpClientConnectionOperator;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.client5.http.io.HttpClientConnectionManager;
+import org.apache.hc.client5.http.ssl.ClientTlsStrategyBuilder;
+import org.apache.hc.client5.http.ssl.HostnameVerificationPolicy;
+import org.apache.hc.client5.http.ssl.NoopHostnameVerifier;
+import org.apache.hc.client5.http.SystemDefaultDnsResolver;
+import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.HttpEntity;
+import org.apache.hc.core5.http.HttpHost;
+import org.apache.hc.core5.http.io.entity.EntityUtils;
+import org.apache.hc.core5.io.CloseMode;
+import org.apache.hc.core5.pool.PoolConcurrencyPolicy;
+import org.apache.hc.core5.pool.PoolReusePolicy;
+import org.apache.hc.core5.util.TimeValue;
+import org.apache.hc.core5.util.Timeout;
+
+/**
+ * One pooled HTTP/1.1 client (Apache HttpClient 5, classic) to one incusd, over its Unix socket or
+ * over HTTPS, plus what is needed to dial that daemon's websockets the same way.
+ *
+ * <p>Every exchange has a deadline and honours its caller's interrupt: a shared watchdog thread
+ * aborts the in-flight request (closing its connection) when either fires, because neither a Unix
+ * socket channel nor a blocking TLS read notices a timeout or an interrupt on its own.
+ */
+final class Transport implements AutoCloseable {
+
+    private static final int MAX_CONNECTIONS = 32;
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
+    private static final long WATCH_PERIOD_MS = 25;
+
+    /** An HTTP answer with its body fully read. Header names are lower-cased. */
+    record Response(int status, Map<String, String> headers, byte[] body) {
+        String header(String name) {
+            return headers.get(name.toLowerCase(Locale.ROOT));
+        }
+    }
+
+    private final CloseableHttpClient http;
+    private final HttpClientConnectionManager pool;
+    private final String httpBase;
+    private final String webSocketBase;
+    private final SocketFactory webSocketSockets;
+    private final ScheduledThreadPoolExecutor watchdog;
+    private final String description;
+    private final boolean verifyHostname;
+
+    private Transport(HttpClientConnectionManager pool, String httpBase, String webSocketBase,
+                      SocketFactory webSocketSockets, String description, boolean verifyHostname) {
+        this.verifyHostname = verifyHostname;
+        this.pool = pool;
+        this.httpBase = httpBase;
+        this.webSocketBase = webSocketBase;
+        this.webSocketSockets = webSocketSockets;
+        this.description = description;
+        this.http = HttpClients.custom()
+                .setConnectionManager(pool)
+                .disableCookieManagement()
+                .disableRedirectHandling()
+                .disableAuthCaching()
+                .disableContentCompression()
+                .evictIdleConnections(TimeValue.ofSeconds(20))
+                .setUserAgent("agentcompute-incus-client")
+                .build();
+        this.watchdog = new ScheduledThreadPoolExecutor(1, runnable -> {
+            Thread thread = new Thread(runnable, "incus-client-watchdog");
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.watchdog.setRemoveOnCancelPolicy(true);
+    }
+
+    /** Talks to incusd over its local Unix socket (no TLS; the kernel vouches for the caller). */
+    static Transport unix(Path socket) {
+        String path = socket.toString();
+        var operator = new DefaultHttpClientConnectionOperator(
+                proxy -> UnixSocket.get(path), DefaultSchemePortResolver.INSTANCE,
+                SystemDefaultDnsResolver.INSTANCE, scheme -> null);
+        var pool = new PoolingHttpClientConnectionManager(operator, PoolConcurrencyPolicy.STRICT,
+                PoolReusePolicy.LIFO, TimeValue.NEG_ONE_MILLISECOND, null);
+        pool.setMaxTotal(MAX_CONNECTIONS);
+        pool.setDefaultMaxPerRoute(MAX_CONNECTIONS);
+        // No validate-after-inactivity: its stale check relies on socket read timeouts, which a
+        // Unix socket channel ignores (the check would block). Idle eviction covers it instead.
+        pool.setDefaultConnectionConfig(ConnectionConfig.custom()
+                .setConnectTimeout(Timeout.of(CONNECT_TIMEOUT)).build());
+        SocketFactory sockets = new SocketFactory() {
+            @Override
+            public Socket createSocket() throws IOException {
+                return UnixSocket.get(path);
+            }
+
+            @Override
+            public Socket createSocket(String host, int port) {
+                throw new UnsupportedOperationException("unix socket factory dials " + path + " only");
+            }
+
+            @Override
+            public Socket createSocket(String host, int port, java.net.InetAddress local, int localPort) {
+                throw new UnsupportedOperationException("unix socket factory dials " + path + " only");
+            }
+
+            @Override
+            public Socket createSocket(java.net.InetAddress host, int port) {
+                throw new UnsupportedOperationException("unix socket factory dials " + path + " only");
+            }
+
+            @Override
+            public Socket createSocket(java.net.InetAddress address, int port, java.net.InetAddress local, int localPort) {
+                throw new UnsupportedOperationException("unix socket factory dials " + path + " only");
+            }
+        };
+        return new Transport(pool, "http://localhost", "ws://localhost", sockets, "unix:" + path, false);
+    }
+
+    /**
+     * Talks to incusd over HTTPS. With a pinned server certificate the pinning trust manager is the
+     * whole check (Incus certificates rarely name the address dialled, so no hostname check);
+     * with CA verification the usual hostname check applies.
+     */
+    static Transport https(URI base, SSLContext tls, boolean pinned) {
+        var strategy = ClientTlsStrategyBuilder.create().setSslContext(tls);
+        if (pinned) {
+            strategy.setHostVerificationPolicy(HostnameVerificationPolicy.CLIENT)
+                    .setHostnameVerifier(NoopHostnameVerifier.INSTANCE);
+        }
+        var pool = PoolingHttpClientConnectionManagerBuilder.create()
+                .setTlsSocketStrategy(strategy.buildClassic())
+                .setMaxConnTotal(MAX_CONNECTIONS)
+                .setMaxConnPerRoute(MAX_CONNECTIONS)
+                .setDefaultConnectionConfig(ConnectionConfig.custom()
+                        .setConnectTimeout(Timeout.of(CONNECT_TIMEOUT))
+                        .setValidateAfterInactivity(TimeValue.ofSeconds(2)).build())
+                .build();
+        String authority = base.getHost() + ":" + (base.getPort() > 0 ? base.getPort() : 8443);
+        return new Transport(pool, "https://" + authority, "wss://" + authority, tls.getSocketFactory(),
+                "https://" + authority, !pinned);
+    }
+
+    String description() {
+        return description;
+    }
+
+    URI webSocketUri(String pathAndQuery) {
+        return URI.create(webSocketBase + pathAndQuery);
+    }
+
+    SocketFactory webSocketSockets() {
+        return webSocketSockets;
+    }
+
+    /** True when TLS peers are checked by CA and hostname (not by a pinned certificate). */
+    boolean verifiesHostname() {
+        return verifyHostname;
+    }
+
+    boolean isUnix() {
+        return httpBase.startsWith("http:");
+    }
+
+    /**
+     * Sends one request and reads the whole answer. Never returns a partial body: an abort by
+     * deadline or interrupt throws {@link IncusException.TimedOut} or {@link IncusException.Cancelled}.
+     */
+    Response exchange(String method, String pathAndQuery, Map<String, String> headers, HttpEntity body,
+                      Duration timeout) {
+        String what = method + " " + pathAndQuery;
+        Thread caller = Thread.currentThread();
+        if (caller.isInterrupted()) {
+            throw new IncusException.Cancelled(what + ": cancelled before it was sent");
+        }
+        HttpUriRequestBase request = new HttpUriRequestBase(method, URI.create(httpBase + pathAndQuery));
+        headers.forEach(request::setHeader);
+        if (body != null) {
+            request.setEntity(body);
+        }
+        request.setConfig(RequestConfig.custom().setResponseTimeout(Timeout.of(timeout.plusSeconds(1))).build());
+        long deadline = System.nanoTime() + timeout.toNanos();
+        AtomicReference<String> abort = new AtomicReference<>();
+        ScheduledFuture<?> watch = watchdog.scheduleWithFixedDelay(() -> {
+            if (caller.isInterrupted()) {
+                if (abort.compareAndSet(null, "cancelled")) {
+                    request.cancel();
+                }
+            } else if (System.nanoTime() - deadline >= 0 && abort.compareAndSet(null, "timed out")) {
+                request.cancel();
+            }
+        }, WATCH_PERIOD_MS, WATCH_PERIOD_MS, TimeUnit.MILLISECONDS);
+        try (ClassicHttpResponse response = http.executeOpen(null, request, null)) {
+            byte[] bytes = response.getEntity() == null ? new byte[0] : EntityUtils.toByteArray(response.getEntity());
+            Map<String, String> names = new HashMap<>();
+            for (Header header : response.getHeaders()) {
+                names.putIfAbsent(header.getName().toLowerCase(Locale.ROOT), header.getValue());
+            }
+            return new Response(response.getCode(), names, bytes);
+        } catch (IOException | RuntimeException e) {
+            String reason = abort.get();
+            if ("cancelled".equals(reason) || caller.isInterrupted()) {
+                throw new IncusException.Cancelled(what + ": cancelled by the caller");
+            }
+            if (reason != null) {
+                throw new IncusException.TimedOut(what + ": no answer within " + timeout);
+            }
+            if (e instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw Errors.fromIo((IOException) e, what + " (" + description + ")");
+        } finally {
+            watch.cancel(false);
+        }
+    }
+
+    @Override
+    public void close() {
+        watchdog.shutdownNow();
+        http.close(CloseMode.GRACEFUL);
+        try {
+            pool.close();
+        } catch (IOException e) {
+            // Closing idle pooled sockets cannot fail in a way the caller could act on.
+        }
+    }
+}

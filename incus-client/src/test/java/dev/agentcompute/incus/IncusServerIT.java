@@ -1,0 +1,70 @@
+package dev.agentcompute.incus;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/** The first contact: the real incusd over its Unix socket, and how its errors come back. */
+class IncusServerIT {
+
+    @Test
+    void getsServerInfoOverTheUnixSocket() {
+        try (IncusClient client = IncusTestDaemon.client()) {
+            ServerInfo info = client.info();
+            assertThat(info.apiVersion()).isEqualTo("1.0");
+            assertThat(info.trusted()).isTrue();
+            assertThat(info.authUserMethod()).isEqualTo("unix");
+            assertThat(info.apiExtensions()).contains("network_allocations", "operation_wait");
+            assertThat(info.environment().serverVersion()).isNotBlank();
+            assertThat(info.environment().certificate()).contains("-----BEGIN CERTIFICATE-----");
+            assertThat(client.endpoint()).startsWith("unix:");
+        }
+    }
+
+    @Test
+    void missingObjectsAreNotFoundWithTheServerMessage() {
+        try (IncusClient client = IncusTestDaemon.client()) {
+            String name = IncusTestDaemon.name("it-missing");
+            assertThatThrownBy(() -> client.instances().get(name))
+                    .isInstanceOf(IncusException.NotFound.class)
+                    .hasMessageContaining(name)
+                    .hasMessageContaining("not found");
+            assertThatThrownBy(() -> client.projects().get(name)).isInstanceOf(IncusException.NotFound.class);
+        }
+    }
+
+    @Test
+    void anAbsentSocketIsUnavailable() {
+        try (IncusClient client = IncusClient.unixSocket(Path.of("/nonexistent/incus/unix.socket")).build()) {
+            assertThatThrownBy(client::info)
+                    .isInstanceOf(IncusException.Unavailable.class)
+                    .hasMessageContaining("GET /1.0");
+        }
+    }
+
+    @Test
+    void standaloneServerReportsNoClusterAndRefusesMemberListing() {
+        try (IncusClient client = IncusTestDaemon.client()) {
+            ClusterInfo cluster = client.cluster().info();
+            assertThat(cluster.enabled()).isFalse();
+            assertThatThrownBy(() -> client.cluster().members())
+                    .isInstanceOf(IncusException.Failed.class)
+                    .hasMessageContaining("not clustered");
+        }
+    }
+
+    @Test
+    void interruptedCallerGetsCancelledBeforeAnythingIsSent() {
+        try (IncusClient client = IncusTestDaemon.client()) {
+            Thread.currentThread().interrupt();
+            try {
+                assertThatThrownBy(client::info).isInstanceOf(IncusException.Cancelled.class);
+            } finally {
+                Thread.interrupted();
+            }
+            assertThat(client.info().apiVersion()).isEqualTo("1.0");
+        }
+    }
+}
