@@ -19,6 +19,8 @@ public final class Function {
   public boolean hasVarargs;
   public boolean hasKwargs;
   public int numKwonlyParams;
+  /** The evaluator's prepared form of this function, created once on first use. */
+  public Object code;
 
   public Function(String name, Position pos, List<Expr> params, List<Stmt> body) {
     this.name = name;

@@ -1,0 +1,45 @@
+package dev.agentcompute.starlark.eval;
+
+import dev.agentcompute.starlark.syntax.Position;
+import java.util.List;
+import java.util.Map;
+
+/** Entry points of the evaluator for code outside this package (front door, CLI). */
+public final class Interpreter {
+  private Interpreter() {}
+
+  /**
+   * Calls {@code fn}; any error becomes an {@link EvalError} carrying the call stack (an error
+   * raised by a builtin called from Java has an empty stack plus the builtin's name).
+   */
+  public static Value call(StarlarkThread thread, Value fn, Value[] args,
+                           List<Map.Entry<String, Value>> kwargs) throws EvalError {
+    if (!(fn instanceof Callable c)) {
+      throw new EvalError(new EvalException("invalid call of non-function (" + fn.type() + ")"), List.of());
+    }
+    try {
+      return c.call(thread, args, kwargs);
+    } catch (EvalError e) {
+      throw e;
+    } catch (EvalException e) {
+      List<EvalError.StackEntry> stack = new java.util.ArrayList<>(Eval.snapshot(thread));
+      stack.add(new EvalError.StackEntry(c.name(), new Position("<builtin>", 0, 0)));
+      throw new EvalError(e, stack);
+    } catch (StackOverflowError e) {
+      throw new EvalError(new EvalException("Starlark stack overflow"), Eval.snapshot(thread));
+    }
+  }
+
+  /** Wraps an error raised outside any frame (e.g. by a test helper) with the current stack. */
+  public static EvalError errorWithStack(StarlarkThread thread, EvalException e) {
+    if (e instanceof EvalError ee) {
+      return ee;
+    }
+    return new EvalError(e, Eval.snapshot(thread));
+  }
+
+  /** The current call stack of the thread, outermost first. */
+  public static List<EvalError.StackEntry> callStack(StarlarkThread thread) {
+    return Eval.snapshot(thread);
+  }
+}
