@@ -12,6 +12,13 @@ final class Errors {
             "unable to connect", "connection refused", "connection reset", "no such host",
             "i/o timeout", "network is unreachable");
 
+    /**
+     * Texts that mean "it already exists". Incus 6.0 answers some duplicate creations (projects,
+     * instances inside their operation) with a 500 carrying the database's constraint error rather
+     * than a 409; callers that create idempotently need to see those as conflicts.
+     */
+    private static final List<String> CONFLICT_TEXTS = List.of("already exists", "unique constraint failed");
+
     private Errors() {
     }
 
@@ -25,6 +32,8 @@ final class Errors {
             case 502, 503, 504 -> new IncusException.Unavailable(status, message, null);
             default -> looksUnavailable(serverMessage)
                     ? new IncusException.Unavailable(status, message, null)
+                    : looksLikeConflict(serverMessage)
+                    ? new IncusException.Conflict(message)
                     : new IncusException.Failed(status, message, null);
         };
     }
@@ -32,13 +41,18 @@ final class Errors {
     /** A background operation that ended in Failure: no HTTP status, only the server's text. */
     static IncusException fromOperationFailure(String err, String request) {
         String message = request + ": " + (err == null || err.isBlank() ? "operation failed" : err);
-        return looksUnavailable(err)
-                ? new IncusException.Unavailable(0, message, null)
-                : new IncusException.Failed(0, message, null);
+        if (looksUnavailable(err)) {
+            return new IncusException.Unavailable(0, message, null);
+        }
+        return looksLikeConflict(err) ? new IncusException.Conflict(message) : new IncusException.Failed(0, message, null);
     }
 
     static IncusException fromIo(IOException e, String request) {
         return new IncusException.Unavailable(0, request + ": backend unavailable: " + e, e);
+    }
+
+    static boolean looksLikeConflict(String text) {
+        return text != null && CONFLICT_TEXTS.stream().anyMatch(text.toLowerCase(Locale.ROOT)::contains);
     }
 
     static boolean looksUnavailable(String text) {
