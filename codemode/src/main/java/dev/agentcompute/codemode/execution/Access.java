@@ -1,0 +1,30 @@
+package dev.agentcompute.codemode.execution;
+
+import dev.agentcompute.codemode.CodeModeException;
+import dev.agentcompute.codemode.Context;
+import dev.agentcompute.codemode.Failure;
+import dev.agentcompute.codemode.authz.AccessDenied;
+import dev.agentcompute.codemode.authz.AccessRequest;
+import dev.agentcompute.codemode.authz.Policy;
+import dev.agentcompute.codemode.authz.Subject;
+import dev.agentcompute.codemode.catalog.Entry;
+import java.util.Map;
+
+/** Asks the policy and maps its answer: allow, deny, or fail closed. */
+public final class Access {
+
+    private Access() {
+    }
+
+    /** Whether the subject may see {@code e}; any non-denial failure fails the request closed. */
+    public static boolean discover(Policy policy, Context ctx, Subject subject, Entry e) throws CodeModeException {
+        try {
+            policy.authorize(ctx, new AccessRequest(AccessRequest.Kind.DISCOVER, subject, e.id(), e.name(), Map.of()));
+            return true;
+        } catch (AccessDenied denied) {
+            return false;
+        } catch (Throwable t) {
+            throw CodeModeException.of(Failure.POLICY_FAILURE);
+        }
+    }
+}

@@ -1,0 +1,245 @@
+package dev.agentcompute.codemode.execution;
+
+import dev.agentcompute.codemode.CodeMode;
+import dev.agentcompute.codemode.CodeModeException;
+import dev.agentcompute.codemode.Context;
+import dev.agentcompute.codemode.Failure;
+import dev.agentcompute.codemode.Limits;
+import dev.agentcompute.codemode.authz.Policy;
+import dev.agentcompute.codemode.authz.Subject;
+import dev.agentcompute.codemode.binding.GoStrings;
+import dev.agentcompute.codemode.catalog.Catalog;
+import dev.agentcompute.codemode.catalog.Entry;
+import dev.agentcompute.codemode.protocol.Frame;
+import dev.agentcompute.codemode.protocol.FrameIO;
+import dev.agentcompute.codemode.protocol.Frames;
+import dev.agentcompute.codemode.protocol.GoJson;
+import dev.agentcompute.codemode.protocol.Manifest;
+import dev.agentcompute.codemode.protocol.ProtocolException;
+import dev.agentcompute.codemode.protocol.Values;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs executions in worker processes: the deadline starts before queueing and covers spawn,
+ * exchange and dispatch; when the context ends the worker is killed and reaped.
+ */
+public final class Executor implements AutoCloseable {
+
+    private final Policy policy;
+    private final Limits limits;
+    private final Dispatcher dispatcher;
+    private final List<Manifest.Item> manifest;
+    private final WorkerPool pool;
+    private final long childCap;
+
+    private Executor(Catalog catalog, Policy policy, Limits limits, List<String> command, long childCap) {
+        this.policy = policy;
+        this.limits = limits;
+        this.dispatcher = new Dispatcher(catalog, policy, limits);
+        List<Manifest.Item> items = new ArrayList<>();
+        for (Entry e : catalog.entries()) {
+            items.add(new Manifest.Item(e.id(), e.name(), e.input()));
+        }
+        this.manifest = List.copyOf(items);
+        this.childCap = childCap;
+        int warm = (int) Math.min(2, limits.maxConcurrentExecutions());
+        this.pool = new WorkerPool(command, (int) limits.maxConcurrentExecutions(), warm);
+    }
+
+    /** Checks frame caps, probes the worker entry, and starts the pool. */
+    public static Executor start(Catalog catalog, Policy policy, Limits limits) throws CodeModeException {
+        long longestId = 2;
+        for (Entry e : catalog.entries()) {
+            longestId = Math.max(longestId, GoJson.stringSize(e.id()));
+        }
+        long call = "{\"type\":\"native_call\",\"capability_id\":".length() + longestId + ",\"arguments\":".length()
+                + limits.maxValueBytes() + 1;
+        long fin = "{\"type\":\"final\",\"result\":".length() + limits.maxValueBytes() + 1;
+        long err = "{\"type\":\"final_error\",\"code\":\"invalid_arguments\"".length() + ",\"detail\":".length() + 2
+                + 6L * Frames.MAX_FINAL_DETAIL_BYTES + 1;
+        long result = "{\"type\":\"native_result\",\"result\":".length() + limits.maxValueBytes() + 1;
+        long exec = 6 * limits.maxSourceBytes() + 4096;
+        long childCap = Math.max(call, Math.max(fin, err));
+        if (childCap > FrameIO.UNBOUNDED || result > FrameIO.UNBOUNDED || exec > FrameIO.UNBOUNDED) {
+            throw CodeModeException.invalidRegistration("worker frame caps do not fit 32 bits; lower MaxValueBytes or "
+                    + "MaxSourceBytes");
+        }
+        List<String> command = WorkerCommand.build(limits.maxWorkerMemoryBytes());
+        Probe.run(command);
+        return new Executor(catalog, policy, limits, command, childCap);
+    }
+
+    public Object execute(Context ctx, Subject subject, String source) throws CodeModeException {
+        if (ctx == null) {
+            throw CodeModeException.of(Failure.INTERNAL);
+        }
+        if (subject == null || !subject.isAuthenticated()) {
+            throw CodeModeException.of(Failure.UNAUTHENTICATED);
+        }
+        if (GoStrings.utf8Length(source) > limits.maxSourceBytes()) {
+            throw CodeModeException.of(Failure.RESOURCE_LIMIT);
+        }
+        Context run = ctx.withTimeout(limits.maxExecutionTime());
+        try {
+            Worker w = pool.acquire(subject.id(), run);
+            if (CodeMode.isWorker()) {
+                pool.discard(w);
+                throw CodeModeException.of(Failure.INTERNAL);
+            }
+            return exchange(run, subject, source, w);
+        } finally {
+            run.cancel();
+        }
+    }
+
+    private Object exchange(Context run, Subject subject, String source, Worker w) throws CodeModeException {
+        boolean reuse = limits.maxExecutionsPerWorker() > 1;
+        w.executions++;
+        boolean keepAlive = reuse && w.executions < limits.maxExecutionsPerWorker();
+        var killer = run.done().thenRun(w.process::destroyForcibly);
+        boolean clean = false;
+        CodeModeException retained = null;
+        try {
+            Frame.Exec exec = new Frame.Exec(Frame.VERSION, source, new Frame.ExecLimits(limits.maxSourceBytes(),
+                    limits.maxExecutionSteps(), limits.maxNativeCalls(), limits.maxValueDepth(), limits.maxValueBytes()),
+                    manifest, keepAlive);
+            FrameIO.write(w.out, Frames.encode(exec));
+            long[] remaining = {limits.maxIntermediateValueBytes()};
+            long calls = 0;
+            while (true) {
+                byte[] payload = FrameIO.read(w.in, childCap);
+                if (payload == null) {
+                    throw endedWithoutTerminal(run, w, retained);
+                }
+                if (retained != null) {
+                    throw new ProtocolException("frame after native_abort");
+                }
+                Frame f = Frames.decode(payload, limits.maxValueDepth());
+                switch (f) {
+                    case Frame.NativeCall c -> {
+                        if (++calls > limits.maxNativeCalls()) {
+                            throw new ProtocolException("native call over the limit");
+                        }
+                        try {
+                            Dispatcher.Result r = dispatcher.call(run, subject, c.capabilityId(), c.arguments(), remaining);
+                            FrameIO.write(w.out, Frames.encode(new Frame.NativeResult(r.value())));
+                        } catch (CodeModeException e) {
+                            if (run.isDone()) {
+                                throw contextFailure(run);
+                            }
+                            retained = e;
+                            FrameIO.write(w.out, Frames.encode(new Frame.NativeAbort(e.safeDetail().orElse(null))));
+                            w.out.close();
+                        }
+                    }
+                    case Frame.Final fin -> {
+                        Object value = checkFinal(fin.result());
+                        clean = finish(w, keepAlive);
+                        return value;
+                    }
+                    case Frame.FinalError fe -> {
+                        clean = finish(w, keepAlive);
+                        throw switch (fe.code()) {
+                            case "invalid_program" -> CodeModeException.withDetail(Failure.INVALID_PROGRAM, fe.detail());
+                            case "invalid_arguments" -> CodeModeException.withDetail(Failure.INVALID_ARGUMENTS, fe.detail());
+                            case "resource_limit" -> CodeModeException.of(Failure.RESOURCE_LIMIT);
+                            default -> CodeModeException.of(Failure.INTERNAL);
+                        };
+                    }
+                    default -> throw new ProtocolException("unexpected frame from worker");
+                }
+            }
+        } catch (Dispatcher.Violation | ProtocolException | IOException | Values.InvalidValue e) {
+            if (run.isDone()) {
+                throw contextFailure(run);
+            }
+            if (retained != null) {
+                throw retained;
+            }
+            throw CodeModeException.of(Failure.INTERNAL);
+        } finally {
+            killer.cancel(false);
+            if (clean && keepAlive) {
+                pool.release(w, true);
+            } else {
+                pool.discard(w);
+            }
+        }
+    }
+
+    /** After a terminal frame: a one-shot worker must close stdout and exit 0. */
+    private boolean finish(Worker w, boolean keepAlive) throws IOException, ProtocolException {
+        if (keepAlive) {
+            return true;
+        }
+        w.out.close();
+        if (w.in.read() >= 0) {
+            throw new ProtocolException("data after the terminal frame");
+        }
+        try {
+            if (!w.process.waitFor(2, TimeUnit.SECONDS) || w.process.exitValue() != 0) {
+                throw new ProtocolException("worker did not exit cleanly");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ProtocolException("interrupted");
+        }
+        return true;
+    }
+
+    private Object checkFinal(Object value) throws ProtocolException {
+        try {
+            if (Values.depth(value) > limits.maxValueDepth()) {
+                throw new ProtocolException("final value too deep");
+            }
+            if (Values.size(Values.encode(value)) > limits.maxValueBytes()) {
+                throw new ProtocolException("final value too large");
+            }
+            return Values.validate(value, limits.maxValueDepth());
+        } catch (Values.InvalidValue e) {
+            throw new ProtocolException("invalid final value");
+        }
+    }
+
+    /** Stdout closed without a terminal frame: abort, out-of-memory, deadline or a crash. */
+    private CodeModeException endedWithoutTerminal(Context run, Worker w, CodeModeException retained) {
+        if (retained != null) {
+            return retained;
+        }
+        int status = -1;
+        try {
+            if (w.process.waitFor(2, TimeUnit.SECONDS)) {
+                status = w.process.exitValue();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (run.isDone()) {
+            return contextFailure(run);
+        }
+        if (status == WorkerCommand.OUT_OF_MEMORY_EXIT) {
+            return CodeModeException.of(Failure.RESOURCE_LIMIT);
+        }
+        return CodeModeException.of(Failure.INTERNAL);
+    }
+
+    /** The failure for an ended context: canceled, or a deadline (resource limit). */
+    static CodeModeException contextFailure(Context ctx) {
+        return ctx.reason().orElse(Context.Reason.CANCELED) == Context.Reason.DEADLINE_EXCEEDED
+                ? CodeModeException.deadline() : CodeModeException.of(Failure.CANCELED);
+    }
+
+    /** Live worker processes, for tests and benchmarks. */
+    public int liveWorkers() {
+        return pool.live();
+    }
+
+    @Override
+    public void close() {
+        pool.close();
+    }
+
+}

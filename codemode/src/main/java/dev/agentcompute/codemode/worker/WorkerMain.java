@@ -1,0 +1,170 @@
+package dev.agentcompute.codemode.worker;
+
+import dev.agentcompute.codemode.binding.GoStrings;
+import dev.agentcompute.codemode.protocol.Frame;
+import dev.agentcompute.codemode.protocol.FrameIO;
+import dev.agentcompute.codemode.protocol.Frames;
+import dev.agentcompute.codemode.protocol.ProtocolException;
+import dev.agentcompute.codemode.protocol.Values;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.util.Map;
+
+/**
+ * The worker process: serves one probe, or one execution (several for one subject when the host
+ * asks to keep it alive), over length-prefixed frames on stdin/stdout, then exits. It holds no
+ * credentials, handlers or subject; elapsed time is enforced by the host killing it.
+ */
+public final class WorkerMain {
+
+    private final InputStream in;
+    private final OutputStream out;
+    private final Engine engine;
+
+    private WorkerMain(InputStream in, OutputStream out, Engine engine) {
+        this.in = in;
+        this.out = out;
+        this.engine = engine;
+    }
+
+    /** Entry point when the host launches the worker class directly. */
+    public static void main(String[] args) {
+        serveAndExit();
+    }
+
+    /** Serves the protocol and terminates the JVM (0: served; 1: protocol or internal failure). */
+    public static void serveAndExit() {
+        OutputStream stdout = new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16);
+        // Nothing but frames may reach stdout: stray prints go to stderr, which the host discards.
+        System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true));
+        InputStream stdin = new BufferedInputStream(new FileInputStream(FileDescriptor.in), 1 << 16);
+        int status;
+        try {
+            Engine engine = Engine.load();
+            if (engine != null) {
+                engine.warmUp();
+            }
+            status = new WorkerMain(stdin, stdout, engine).serve();
+        } catch (Throwable t) {
+            status = 1;
+        }
+        Runtime.getRuntime().halt(status);
+    }
+
+    int serve() throws IOException {
+        try {
+            byte[] first = FrameIO.read(in, FrameIO.UNBOUNDED);
+            if (first == null) {
+                return 0;
+            }
+            Frame f = Frames.decode(first, Integer.MAX_VALUE - 16);
+            if (f instanceof Frame.Probe p) {
+                if (p.version() != Frame.VERSION) {
+                    return 1;
+                }
+                FrameIO.write(out, Frames.encode(new Frame.ProbeAck(Frame.VERSION)));
+                return 0;
+            }
+            while (f instanceof Frame.Exec exec) {
+                if (!runOne(exec) || !exec.keepAlive()) {
+                    return 0;
+                }
+                byte[] next = FrameIO.read(in, FrameIO.UNBOUNDED);
+                if (next == null) {
+                    return 0;
+                }
+                f = Frames.decode(next, Integer.MAX_VALUE - 16);
+            }
+            return 1;
+        } catch (ProtocolException | Values.InvalidValue e) {
+            return 1;
+        }
+    }
+
+    /** Runs one exec; returns false when the connection became terminal (native_abort). */
+    private boolean runOne(Frame.Exec exec) throws IOException, ProtocolException, Values.InvalidValue {
+        Frame.ExecLimits l = exec.limits();
+        if (exec.version() != Frame.VERSION || l.maxSourceBytes() <= 0 || l.maxExecutionSteps() <= 0
+                || l.maxNativeCalls() <= 0 || l.maxValueDepth() <= 0 || l.maxValueBytes() <= 0) {
+            throw new ProtocolException("invalid exec frame");
+        }
+        if (GoStrings.utf8Length(exec.source()) > l.maxSourceBytes()) {
+            FrameIO.write(out, Frames.encode(new Frame.FinalError("resource_limit", null)));
+            return true;
+        }
+        if (engine == null) {
+            FrameIO.write(out, Frames.encode(new Frame.FinalError("internal", null)));
+            return true;
+        }
+        long resultCap = "{\"type\":\"native_result\",\"result\":".length() + l.maxValueBytes() + 1;
+        Bridge bridge = new Bridge(l, resultCap);
+        Frame terminal;
+        try {
+            Object value = engine.run(exec.source(), l, exec.manifest(), bridge);
+            String encoded = Values.encode(value);
+            if (Values.depth(value) > l.maxValueDepth() || Values.size(encoded) > l.maxValueBytes()) {
+                terminal = new Frame.FinalError("resource_limit", null);
+            } else {
+                terminal = new Frame.Final(value);
+            }
+        } catch (Engine.Aborted a) {
+            return false;
+        } catch (Engine.Failure e) {
+            terminal = new Frame.FinalError(e.code(), e.detail());
+        } catch (Values.InvalidValue e) {
+            terminal = new Frame.FinalError("invalid_program", null);
+        } catch (StackOverflowError e) {
+            terminal = new Frame.FinalError("resource_limit", null);
+        }
+        if (bridge.aborted) {
+            return false;
+        }
+        FrameIO.write(out, Frames.encode(terminal));
+        return true;
+    }
+
+    /** Forwards native calls: one outstanding at a time, results validated before use. */
+    private final class Bridge implements Engine.Bridge {
+        private final Frame.ExecLimits limits;
+        private final long resultCap;
+        private long calls;
+        boolean aborted;
+
+        Bridge(Frame.ExecLimits limits, long resultCap) {
+            this.limits = limits;
+            this.resultCap = resultCap;
+        }
+
+        @Override
+        public Object call(String capabilityId, Map<String, Object> arguments) throws Engine.Aborted, IOException {
+            if (aborted || ++calls > limits.maxNativeCalls()) {
+                throw new IllegalStateException("native call in a terminal state");
+            }
+            try {
+                FrameIO.write(out, Frames.encode(new Frame.NativeCall(capabilityId, arguments)));
+                byte[] payload = FrameIO.read(in, resultCap);
+                if (payload == null) {
+                    throw new IOException("host closed the connection");
+                }
+                Frame f = Frames.decode(payload, limits.maxValueDepth());
+                if (f instanceof Frame.NativeAbort) {
+                    aborted = true;
+                    throw new Engine.Aborted();
+                }
+                if (f instanceof Frame.NativeResult r) {
+                    return Values.validate(r.result(), limits.maxValueDepth());
+                }
+                throw new IOException("unexpected frame from host");
+            } catch (ProtocolException | Values.InvalidValue e) {
+                throw new IOException("protocol violation: " + e.getMessage());
+            }
+        }
+    }
+}
