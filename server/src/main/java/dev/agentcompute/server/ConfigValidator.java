@@ -65,7 +65,15 @@ final class ConfigValidator {
       images = resolve(raw.imagesFile() != null ? raw.imagesFile() : DEFAULT_IMAGES_FILE);
     }
     ServerConfig.Screenshots screenshots = screenshots(raw.screenshots());
-    return new ServerConfig(incusConfig, lume, sandboxConfig, images, screenshots);
+    Optional<LogLevel> logLevel = Optional.empty();
+    if (raw.logLevel() != null) {
+      try {
+        logLevel = Optional.of(LogLevel.parse(raw.logLevel()));
+      } catch (UsageException e) {
+        problems.add("log_level must be debug, info, warn, or error");
+      }
+    }
+    return new ServerConfig(incusConfig, lume, sandboxConfig, images, screenshots, logLevel);
   }
 
   private ServerConfig.Incus incus(RuntimeConfig.Incus incus) {

@@ -8,13 +8,15 @@ import java.util.Map;
  * The runtime configuration file (spec §5.5) as decoded, before defaults and validation.
  * Absent sections and keys are {@code null}; {@link ConfigLoader} fills defaults, validates and
  * resolves relative paths. No key holds a secret: bearer tokens come only from credentials.
+ * {@code log_level} is ours (not in the original): a reloadable override of --log-level.
  */
 public record RuntimeConfig(
     Incus incus,
     Lume lume,
     Sandbox sandbox,
     @JsonProperty("images_file") String imagesFile,
-    Screenshots screenshots) {
+    Screenshots screenshots,
+    @JsonProperty("log_level") String logLevel) {
 
   /** How to reach Incus: exactly one of a named CLI remote or an explicit URL. */
   public record Incus(

@@ -16,7 +16,8 @@ public record ServerConfig(
     Optional<Lume> lume,
     Sandbox sandbox,
     Path imagesFile,
-    Screenshots screenshots) {
+    Screenshots screenshots,
+    Optional<LogLevel> logLevel) {
 
   /**
    * Incus connection. {@code remote} and {@code url} are exclusive. Certificate fields hold
