@@ -1,17 +1,145 @@
 package dev.agentcompute.starlark.eval;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 
-/** The methods of dict values (spec §1.4). */
+/** The methods of dict values (spec §1.4), with starlark-go's errors. */
 final class DictMethods {
+  private static final Map<String, Builtin> METHODS = build();
+  private static final List<String> NAMES = List.copyOf(METHODS.keySet());
+
   private DictMethods() {}
 
   static Value attr(Dict d, String name) {
-    return null;
+    Builtin b = METHODS.get(name);
+    return b == null ? null : b.bindTo(d);
   }
 
   static List<String> names() {
-    return List.of();
+    return NAMES;
+  }
+
+  private static Dict recv(Builtin fn) {
+    return (Dict) fn.receiver();
+  }
+
+  private static EvalException named(Builtin fn, EvalException e) {
+    return e instanceof BudgetException ? e : new EvalException(fn.name() + ": " + e.getMessage());
+  }
+
+  private static Map<String, Builtin> build() {
+    TreeMap<String, Builtin> m = new TreeMap<>();
+    put(m, "clear", (t, fn, a, kw) -> {
+      Args.positional("clear", a, kw, 0, 0);
+      recv(fn).clear();
+      return NoneValue.NONE;
+    });
+    put(m, "get", (t, fn, a, kw) -> {
+      Value[] p = Args.positional("get", a, kw, 1, 2);
+      Value v;
+      try {
+        v = recv(fn).get(p[0]);
+      } catch (EvalException e) {
+        throw named(fn, e);
+      }
+      if (v != null) {
+        return v;
+      }
+      return p[1] != null ? p[1] : NoneValue.NONE;
+    });
+    put(m, "items", (t, fn, a, kw) -> {
+      Args.positional("items", a, kw, 0, 0);
+      HashTable ht = recv(fn).table;
+      t.addSteps(1 + ht.len() / 16);
+      t.allocate(40L * ht.len());
+      ArrayList<Value> out = new ArrayList<>(ht.len());
+      for (int e = ht.nextEntry(0); e >= 0; e = ht.nextEntry(e + 1)) {
+        out.add(Tuple.wrap(new Value[] {ht.keyAt(e), ht.valueAt(e)}));
+      }
+      return new StarlarkList(out);
+    });
+    put(m, "keys", (t, fn, a, kw) -> {
+      Args.positional("keys", a, kw, 0, 0);
+      HashTable ht = recv(fn).table;
+      t.addSteps(1 + ht.len() / 16);
+      t.allocate(8L * ht.len());
+      ArrayList<Value> out = new ArrayList<>(ht.len());
+      Collections.addAll(out, ht.keysArray());
+      return new StarlarkList(out);
+    });
+    put(m, "values", (t, fn, a, kw) -> {
+      Args.positional("values", a, kw, 0, 0);
+      HashTable ht = recv(fn).table;
+      t.addSteps(1 + ht.len() / 16);
+      t.allocate(8L * ht.len());
+      ArrayList<Value> out = new ArrayList<>(ht.len());
+      Collections.addAll(out, ht.valuesArray());
+      return new StarlarkList(out);
+    });
+    put(m, "pop", (t, fn, a, kw) -> {
+      Value[] p = Args.positional("pop", a, kw, 1, 2);
+      Value v;
+      try {
+        v = recv(fn).remove(p[0]);
+      } catch (EvalException e) {
+        throw named(fn, e);
+      }
+      if (v != null) {
+        return v;
+      }
+      if (p[1] != null) {
+        return p[1];
+      }
+      throw new EvalException("pop: missing key");
+    });
+    put(m, "popitem", (t, fn, a, kw) -> {
+      Args.positional("popitem", a, kw, 0, 0);
+      Dict d = recv(fn);
+      if (d.len() == 0) {
+        throw new EvalException("popitem: empty dict");
+      }
+      try {
+        return Tuple.wrap(d.table.popFirst());
+      } catch (EvalException e) {
+        throw named(fn, e);
+      }
+    });
+    put(m, "setdefault", (t, fn, a, kw) -> {
+      Value[] p = Args.positional("setdefault", a, kw, 1, 2);
+      Value dflt = p[1] == null ? NoneValue.NONE : p[1];
+      Dict d = recv(fn);
+      try {
+        Value v = d.get(p[0]);
+        if (v != null) {
+          return v;
+        }
+        d.put(p[0], dflt);
+      } catch (EvalException e) {
+        throw named(fn, e);
+      }
+      return dflt;
+    });
+    put(m, "update", (t, fn, a, kw) -> {
+      if (a.length > 1) {
+        throw new EvalException("update: got " + a.length + " arguments, want at most 1");
+      }
+      try {
+        updateDict(t, recv(fn), a, kw);
+      } catch (EvalException e) {
+        throw named(fn, e);
+      }
+      return NoneValue.NONE;
+    });
+    return Collections.unmodifiableMap(m);
+  }
+
+  private static void put(Map<String, Builtin> m, String name, Builtin.Impl impl) {
+    m.put(name, new Builtin(name, impl));
   }
 
   /** Copies every entry of {@code src} into {@code dst}. */
@@ -19,6 +147,60 @@ final class DictMethods {
     HashTable t = src.table;
     for (int e = t.nextEntry(0); e >= 0; e = t.nextEntry(e + 1)) {
       dst.put(t.keyAt(e), t.valueAt(e));
+    }
+  }
+
+  /** Go's updateDict: a dict or an iterable of pairs, then keyword arguments. */
+  static void updateDict(StarlarkThread t, Dict dict, Value[] updates, List<Map.Entry<String, Value>> kwargs)
+      throws EvalException {
+    if (updates.length == 1) {
+      Value u = updates[0];
+      if (u instanceof Dict src) {
+        t.addSteps(1 + src.len() / 16);
+        update(dict, src);
+      } else {
+        if (!(u instanceof Iterable it)) {
+          throw new EvalException("got " + u.type() + ", want iterable");
+        }
+        try (Iterator iter = it.iterate()) {
+          Value pair;
+          for (int i = 0; (pair = iter.next()) != null; i++) {
+            if ((i & 63) == 63) {
+              t.addSteps(4);
+            }
+            if (!(pair instanceof Iterable pit)) {
+              throw new EvalException(
+                  "dictionary update sequence element #" + i + " is not iterable (" + pair.type() + ")");
+            }
+            int len = Operators.len(pair);
+            if (len < 0) {
+              throw new EvalException(
+                  "dictionary update sequence element #" + i + " has unknown length (" + pair.type() + ")");
+            }
+            if (len != 2) {
+              throw new EvalException(
+                  "dictionary update sequence element #" + i + " has length " + len + ", want 2");
+            }
+            try (Iterator it2 = pit.iterate()) {
+              Value k = it2.next();
+              Value v = it2.next();
+              dict.put(k, v);
+            }
+          }
+        }
+      }
+    }
+    int before = dict.len();
+    for (Map.Entry<String, Value> kv : kwargs) {
+      dict.put(StarlarkString.of(kv.getKey()), kv.getValue());
+    }
+    if (dict.len() < before + kwargs.size()) {
+      Set<String> seen = new HashSet<>();
+      for (Map.Entry<String, Value> kv : kwargs) {
+        if (!seen.add(kv.getKey())) {
+          throw new EvalException("duplicate keyword arg: " + StarlarkString.of(kv.getKey()));
+        }
+      }
     }
   }
 }

@@ -1,17 +1,175 @@
 package dev.agentcompute.starlark.eval;
 
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /** The methods and operators of set values. */
 final class SetMethods {
+  private static final Map<String, Builtin> METHODS = build();
+  private static final List<String> NAMES = List.copyOf(METHODS.keySet());
+
   private SetMethods() {}
 
   static Value attr(StarlarkSet s, String name) {
-    return null;
+    Builtin b = METHODS.get(name);
+    return b == null ? null : b.bindTo(s);
   }
 
   static List<String> names() {
-    return List.of();
+    return NAMES;
+  }
+
+  private static StarlarkSet recv(Builtin fn) {
+    return (StarlarkSet) fn.receiver();
+  }
+
+  private static EvalException named(Builtin fn, EvalException e) {
+    return e instanceof BudgetException ? e : new EvalException(fn.name() + ": " + e.getMessage());
+  }
+
+  /** The elements of an iterable argument as a new set. */
+  private static StarlarkSet toSet(StarlarkThread t, Builtin fn, int param, Value v) throws EvalException {
+    if (v instanceof StarlarkSet s) {
+      return s;
+    }
+    Iterable it = Args.iterable(fn.name(), param, v);
+    StarlarkSet out = new StarlarkSet();
+    try {
+      for (Value x : Operators.toList(t, it)) {
+        out.add(x);
+      }
+    } catch (EvalException e) {
+      throw named(fn, e);
+    }
+    return out;
+  }
+
+  private static Map<String, Builtin> build() {
+    TreeMap<String, Builtin> m = new TreeMap<>();
+    put(m, "add", (t, fn, a, kw) -> {
+      Value v = Args.positional("add", a, kw, 1, 1)[0];
+      try {
+        if (!recv(fn).contains(v)) {
+          recv(fn).add(v);
+        }
+      } catch (EvalException e) {
+        throw named(fn, e);
+      }
+      return NoneValue.NONE;
+    });
+    put(m, "clear", (t, fn, a, kw) -> {
+      Args.positional("clear", a, kw, 0, 0);
+      if (recv(fn).len() > 0) {
+        try {
+          recv(fn).table.clear();
+        } catch (EvalException e) {
+          throw named(fn, e);
+        }
+      }
+      return NoneValue.NONE;
+    });
+    put(m, "difference", (t, fn, a, kw) -> {
+      Args.unpack("difference", new Value[0], kw);
+      StarlarkSet r = recv(fn);
+      for (int i = 0; i < a.length; i++) {
+        r = difference(t, r, toSet(t, fn, i + 1, a[i]));
+      }
+      return r == recv(fn) ? copy(r) : r;
+    });
+    put(m, "discard", (t, fn, a, kw) -> {
+      Value v = Args.positional("discard", a, kw, 1, 1)[0];
+      try {
+        if (recv(fn).contains(v)) {
+          recv(fn).table.delete(v);
+        }
+      } catch (EvalException e) {
+        throw named(fn, e);
+      }
+      return NoneValue.NONE;
+    });
+    put(m, "intersection", (t, fn, a, kw) -> {
+      Args.unpack("intersection", new Value[0], kw);
+      StarlarkSet r = recv(fn);
+      for (int i = 0; i < a.length; i++) {
+        r = intersection(t, r, toSet(t, fn, i + 1, a[i]));
+      }
+      return r == recv(fn) ? copy(r) : r;
+    });
+    put(m, "issubset", (t, fn, a, kw) -> {
+      Value v = Args.positional("issubset", a, kw, 1, 1)[0];
+      return Bool.of(recv(fn).isSubsetOf(toSet(t, fn, 1, v)));
+    });
+    put(m, "issuperset", (t, fn, a, kw) -> {
+      Value v = Args.positional("issuperset", a, kw, 1, 1)[0];
+      return Bool.of(toSet(t, fn, 1, v).isSubsetOf(recv(fn)));
+    });
+    put(m, "pop", (t, fn, a, kw) -> {
+      Args.positional("pop", a, kw, 0, 0);
+      StarlarkSet s = recv(fn);
+      if (s.len() == 0) {
+        throw new EvalException("pop: empty set");
+      }
+      try {
+        return s.table.popFirst()[0];
+      } catch (EvalException e) {
+        throw named(fn, e);
+      }
+    });
+    put(m, "remove", (t, fn, a, kw) -> {
+      Value v = Args.positional("remove", a, kw, 1, 1)[0];
+      try {
+        if (recv(fn).table.delete(v) != null) {
+          return NoneValue.NONE;
+        }
+      } catch (EvalException e) {
+        throw named(fn, e);
+      }
+      throw new EvalException("remove: missing key");
+    });
+    put(m, "symmetric_difference", (t, fn, a, kw) -> {
+      Value v = Args.positional("symmetric_difference", a, kw, 1, 1)[0];
+      return symmetricDifference(t, recv(fn), toSet(t, fn, 1, v));
+    });
+    put(m, "union", (t, fn, a, kw) -> {
+      Args.unpack("union", new Value[0], kw);
+      StarlarkSet r = copy(recv(fn));
+      for (int i = 0; i < a.length; i++) {
+        r = union(t, r, toSet(t, fn, i + 1, a[i]));
+      }
+      return r;
+    });
+    put(m, "update", (t, fn, a, kw) -> {
+      Args.unpack("update", new Value[0], kw);
+      StarlarkSet s = recv(fn);
+      for (int i = 0; i < a.length; i++) {
+        StarlarkSet o = toSet(t, fn, i + 1, a[i]);
+        try {
+          for (Value v : o.elements()) {
+            if (!s.contains(v)) {
+              s.add(v);
+            }
+          }
+        } catch (EvalException e) {
+          throw named(fn, e);
+        }
+      }
+      return NoneValue.NONE;
+    });
+    return Collections.unmodifiableMap(m);
+  }
+
+  private static void put(Map<String, Builtin> m, String name, Builtin.Impl impl) {
+    m.put(name, new Builtin(name, impl));
+  }
+
+  private static StarlarkSet copy(StarlarkSet s) throws EvalException {
+    StarlarkSet out = new StarlarkSet();
+    for (Value v : s.elements()) {
+      out.add(v);
+    }
+    return out;
   }
 
   static StarlarkSet union(StarlarkThread thread, StarlarkSet a, StarlarkSet b) throws EvalException {

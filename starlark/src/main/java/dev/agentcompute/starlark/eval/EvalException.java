@@ -1,0 +1,17 @@
+package dev.agentcompute.starlark.eval;
+
+/**
+ * A Starlark runtime error carrying its message only (Go's {@code EvalError.Msg}); the evaluator
+ * adds the position and call stack. Budget exhaustion uses the {@link BudgetException} subclasses
+ * so that callers, and builtins that catch errors (such as {@code json.decode} with a default),
+ * can tell them apart and never swallow them.
+ */
+public class EvalException extends Exception {
+  public EvalException(String message) {
+    super(message, null, false, false);
+  }
+
+  public EvalException(String message, Throwable cause) {
+    super(message, cause, false, false);
+  }
+}
