@@ -1,6 +1,9 @@
 package dev.agentcompute.starlark.cli;
 
 import dev.agentcompute.starlark.eval.Value;
+import dev.agentcompute.starlark.lib.CodeModeSum;
+import dev.agentcompute.starlark.lib.Json;
+import dev.agentcompute.starlark.lib.MathModule;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -8,8 +11,32 @@ import java.util.Map;
 final class TestLibraries {
   private TestLibraries() {}
 
-  static Map<String, Value> predeclared(TestEnv env) {
+  /** CodeMode's predeclared names: sum, json (decode, encode, indent) and math. */
+  static Map<String, Value> codemode() {
     Map<String, Value> m = new HashMap<>();
+    m.put("sum", CodeModeSum.builtin());
+    m.put("json", Json.codeModeModule());
+    m.put("math", MathModule.module());
+    return m;
+  }
+
+  static Map<String, Value> predeclared(TestEnv env) {
+    Map<String, Value> m = codemode();
+    if (env.features().contains("json_encode_indent")) {
+      m.put("json", Json.fullModule());
+    }
+    if (env.features().contains("hasfields")) {
+      m.put("hasfields", TestHelpers.hasfieldsConstructor());
+    }
+    if (env.features().contains("fibonacci")) {
+      m.put("fibonacci", new TestHelpers.Fibonacci());
+    }
+    if (env.features().contains("struct")) {
+      m.put("struct", StructValue.structBuiltin());
+    }
+    if (env.features().contains("gensym")) {
+      m.put("gensym", StructValue.gensymBuiltin());
+    }
     return m;
   }
 

@@ -131,7 +131,7 @@ final class Formatter {
       }
       index++;
     }
-    if (index < nargs) {
+    if (index < nargs && !(x instanceof Mapping)) {
       throw new EvalException("too many arguments for format string");
     }
     return buf.toStarlarkString();

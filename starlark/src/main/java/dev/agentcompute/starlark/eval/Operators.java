@@ -173,9 +173,9 @@ public final class Operators {
         }
         break;
       case IN:
-        return Bool.of(in(y, x));
+        return Bool.of(in(x, y));
       case NOT_IN:
-        return Bool.of(!in(y, x));
+        return Bool.of(!in(x, y));
       case PIPE:
         if (x instanceof StarlarkInt a && y instanceof StarlarkInt b) {
           return a.or(b);
@@ -392,10 +392,23 @@ public final class Operators {
       return false;
     }
     if (haystack instanceof Dict d) {
-      return d.len() > 0 && d.get(needle) != null; // an empty dict never hashes ([] in {} is False)
+      // Go ignores lookup errors here: an unhashable needle is simply not found.
+      try {
+        return d.get(needle) != null;
+      } catch (BudgetException e) {
+        throw e;
+      } catch (EvalException e) {
+        return false;
+      }
     }
     if (haystack instanceof StarlarkSet s) {
-      return s.len() > 0 && s.contains(needle);
+      try {
+        return s.contains(needle);
+      } catch (BudgetException e) {
+        throw e;
+      } catch (EvalException e) {
+        return false;
+      }
     }
     if (haystack instanceof StarlarkString s) {
       if (!(needle instanceof StarlarkString n)) {

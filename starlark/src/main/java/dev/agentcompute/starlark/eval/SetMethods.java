@@ -25,6 +25,12 @@ final class SetMethods {
     return (StarlarkSet) fn.receiver();
   }
 
+  private static void noKwargs(String fn, java.util.List<Map.Entry<String, Value>> kw) throws EvalException {
+    if (!kw.isEmpty()) {
+      throw new EvalException(fn + ": does not accept keyword arguments");
+    }
+  }
+
   private static EvalException named(Builtin fn, EvalException e) {
     return e instanceof BudgetException ? e : new EvalException(fn.name() + ": " + e.getMessage());
   }
@@ -34,7 +40,9 @@ final class SetMethods {
     if (v instanceof StarlarkSet s) {
       return s;
     }
-    Iterable it = Args.iterable(fn.name(), param, v);
+    if (!(v instanceof Iterable it)) {
+      throw new EvalException(fn.name() + ": argument #" + param + " is not iterable: " + v.type());
+    }
     StarlarkSet out = new StarlarkSet();
     try {
       for (Value x : Operators.toList(t, it)) {
@@ -51,9 +59,7 @@ final class SetMethods {
     put(m, "add", (t, fn, a, kw) -> {
       Value v = Args.positional("add", a, kw, 1, 1)[0];
       try {
-        if (!recv(fn).contains(v)) {
-          recv(fn).add(v);
-        }
+        recv(fn).add(v); // even a no-op insertion into a frozen set fails, as in Go
       } catch (EvalException e) {
         throw named(fn, e);
       }
@@ -71,7 +77,7 @@ final class SetMethods {
       return NoneValue.NONE;
     });
     put(m, "difference", (t, fn, a, kw) -> {
-      Args.unpack("difference", new Value[0], kw);
+      noKwargs("difference", kw);
       StarlarkSet r = recv(fn);
       for (int i = 0; i < a.length; i++) {
         r = difference(t, r, toSet(t, fn, i + 1, a[i]));
@@ -81,16 +87,14 @@ final class SetMethods {
     put(m, "discard", (t, fn, a, kw) -> {
       Value v = Args.positional("discard", a, kw, 1, 1)[0];
       try {
-        if (recv(fn).contains(v)) {
-          recv(fn).table.delete(v);
-        }
+        recv(fn).table.delete(v); // even a no-op deletion from a frozen set fails, as in Go
       } catch (EvalException e) {
         throw named(fn, e);
       }
       return NoneValue.NONE;
     });
     put(m, "intersection", (t, fn, a, kw) -> {
-      Args.unpack("intersection", new Value[0], kw);
+      noKwargs("intersection", kw);
       StarlarkSet r = recv(fn);
       for (int i = 0; i < a.length; i++) {
         r = intersection(t, r, toSet(t, fn, i + 1, a[i]));
@@ -133,7 +137,7 @@ final class SetMethods {
       return symmetricDifference(t, recv(fn), toSet(t, fn, 1, v));
     });
     put(m, "union", (t, fn, a, kw) -> {
-      Args.unpack("union", new Value[0], kw);
+      noKwargs("union", kw);
       StarlarkSet r = copy(recv(fn));
       for (int i = 0; i < a.length; i++) {
         r = union(t, r, toSet(t, fn, i + 1, a[i]));
@@ -141,15 +145,13 @@ final class SetMethods {
       return r;
     });
     put(m, "update", (t, fn, a, kw) -> {
-      Args.unpack("update", new Value[0], kw);
+      noKwargs("update", kw);
       StarlarkSet s = recv(fn);
       for (int i = 0; i < a.length; i++) {
         StarlarkSet o = toSet(t, fn, i + 1, a[i]);
         try {
           for (Value v : o.elements()) {
-            if (!s.contains(v)) {
-              s.add(v);
-            }
+            s.add(v);
           }
         } catch (EvalException e) {
           throw named(fn, e);

@@ -7,9 +7,9 @@ package dev.agentcompute.starlark.eval;
 class StringIterable implements Iterable {
   enum Kind {
     ELEMS("string.elems", "elems"),
-    ELEM_ORDS("string.elem_ords", "elem_ords"),
+    ELEM_ORDS("string.elems", "elem_ords"),
     CODEPOINTS("string.codepoints", "codepoints"),
-    CODEPOINT_ORDS("string.codepoint_ords", "codepoint_ords"),
+    CODEPOINT_ORDS("string.codepoints", "codepoint_ords"),
     BYTE_ELEMS("bytes.elems", "elems");
 
     final String type;
