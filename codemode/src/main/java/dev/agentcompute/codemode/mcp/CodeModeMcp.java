@@ -48,7 +48,7 @@ public final class CodeModeMcp {
             + "\"signature\":{\"type\":\"string\"},\"summary\":{\"type\":\"string\"},\"description\":{\"type\":\"string\"},"
             + "\"input\":{\"type\":\"array\",\"items\":" + FIELD + "},\"output\":{\"type\":\"array\",\"items\":" + FIELD + "}}}";
     static final String EXECUTE_OUTPUT = "{\"type\":\"object\",\"required\":[\"result\"],\"additionalProperties\":false,"
-            + "\"properties\":{\"result\":true}}";
+            + "\"properties\":{\"result\":{}}}";
 
     private CodeModeMcp() {
     }
