@@ -89,7 +89,7 @@ final class AssertModule {
         throw new EvalException("matches: want (string, string)");
       }
       try {
-        return Bool.of(Pattern.compile(p.value()).matcher(s.value()).find());
+        return Bool.of(Pattern.compile(fromRe2(p.value())).matcher(s.value()).find());
       } catch (PatternSyntaxException e) {
         throw new EvalException("matches: " + e.getDescription());
       }
@@ -134,6 +134,32 @@ final class AssertModule {
     failed = true;
     List<EvalError.StackEntry> stack = Interpreter.callStack(thread);
     err.println(TestExec.innermostIn(stack, testFile) + ": " + msg);
+  }
+
+  /**
+   * Adapts RE2 syntax to java.util.regex: RE2 reads a '{' that does not start a repetition
+   * ({n}, {n,}, {n,m}) literally, Java rejects it; {@code \\z} is the same in both.
+   */
+  static String fromRe2(String re) {
+    StringBuilder sb = new StringBuilder(re.length() + 8);
+    for (int i = 0; i < re.length(); i++) {
+      char c = re.charAt(i);
+      if (c == '\\' && i + 1 < re.length()) {
+        sb.append(c).append(re.charAt(++i));
+      } else if (c == '{' && !re.substring(i).matches("(?s)\\{\\d+(,\\d*)?\\}.*")) {
+        sb.append("\\{");
+      } else if (c == '}' && !closesRepetition(re, i)) {
+        sb.append("\\}");
+      } else {
+        sb.append(c);
+      }
+    }
+    return sb.toString();
+  }
+
+  private static boolean closesRepetition(String re, int i) {
+    int j = re.lastIndexOf('{', i);
+    return j >= 0 && re.substring(j, i + 1).matches("\\{\\d+(,\\d*)?\\}");
   }
 
   static Position unknown() {

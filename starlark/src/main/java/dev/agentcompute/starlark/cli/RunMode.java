@@ -1,12 +1,47 @@
 package dev.agentcompute.starlark.cli;
 
+import dev.agentcompute.starlark.Dialect;
+import dev.agentcompute.starlark.Starlark;
+import dev.agentcompute.starlark.eval.EvalError;
+import dev.agentcompute.starlark.eval.Module;
+import dev.agentcompute.starlark.eval.Operators;
+import dev.agentcompute.starlark.eval.Program;
+import dev.agentcompute.starlark.eval.StarlarkFunction;
+import dev.agentcompute.starlark.eval.StarlarkThread;
+import dev.agentcompute.starlark.eval.Value;
+import dev.agentcompute.starlark.syntax.SyntaxError;
 import java.io.PrintStream;
+import java.util.List;
+import java.util.Map;
 
+/**
+ * {@code starlark FILE}: runs FILE under the CodeMode dialect (top level, globals frozen), then
+ * calls its {@code main()} and prints the repr of the result. print() output goes to stderr.
+ */
 final class RunMode {
   private RunMode() {}
 
   static int run(String file, String src, PrintStream out, PrintStream err) {
-    err.println("run mode not implemented yet");
-    return 1;
+    StarlarkThread thread = new StarlarkThread("main");
+    thread.setPrintHandler((t, msg) -> err.println(msg));
+    Map<String, Value> predeclared = TestLibraries.codemode();
+    try {
+      Program prog = Starlark.compile(file, src, Dialect.CODEMODE, predeclared.keySet());
+      Module module = prog.init(thread, predeclared);
+      Value main = module.global("main");
+      if (!(main instanceof StarlarkFunction fn)) {
+        err.println(file + ": no function main() defined");
+        return 1;
+      }
+      Value result = Starlark.call(thread, fn, List.of(), Map.of());
+      out.println(Operators.repr(result));
+      return 0;
+    } catch (SyntaxError e) {
+      return Main.syntaxFailure(e, err);
+    } catch (EvalError e) {
+      err.println(e.position() + ": " + e.getMessage());
+      err.println(e.traceback());
+      return 1;
+    }
   }
 }

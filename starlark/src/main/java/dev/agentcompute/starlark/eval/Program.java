@@ -4,6 +4,7 @@ import dev.agentcompute.starlark.Dialect;
 import dev.agentcompute.starlark.syntax.Binding;
 import dev.agentcompute.starlark.syntax.FileNode;
 import dev.agentcompute.starlark.syntax.Position;
+import dev.agentcompute.starlark.syntax.Scope;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;
@@ -58,8 +59,14 @@ public final class Program {
       }
       outside[i] = v;
     }
-    EvalFrame fr = new EvalFrame(thread, null, "<toplevel>", module,
-        new Value[file.moduleLocals.size()], new Cell[0], outside, new Position(file.path, 1, 1));
+    Value[] locals = new Value[file.moduleLocals.size()];
+    for (Binding b : file.moduleLocals) {
+      if (b.scope == Scope.CELL) {
+        locals[b.index] = new Cell(null);
+      }
+    }
+    EvalFrame fr = new EvalFrame(thread, null, "<toplevel>", module, locals, new Cell[0], outside,
+        new Position(file.path, 1, 1));
     fr.programRef = this;
     thread.pushFrame(fr);
     try {

@@ -77,7 +77,10 @@ public final class Resolver {
     r.resolveLocalUses(r.file);
     r.resolveNonLocalUses(r.file);
     if (!r.errors.isEmpty()) {
-      throw new SyntaxError(r.errors);
+      List<SyntaxError.Item> sorted = new ArrayList<>(r.errors);
+      sorted.sort(java.util.Comparator.comparingInt((SyntaxError.Item i) -> i.pos().line())
+          .thenComparingInt(i -> i.pos().col()));
+      throw new SyntaxError(sorted);
     }
   }
 
@@ -348,9 +351,6 @@ public final class Resolver {
       }
       case Expr.DotExpr e -> expr(e.x);
       case Expr.TupleExpr e -> {
-        if (e.list.isEmpty()) {
-          errorf(e.start(), "can't assign to ()");
-        }
         if (isAugmented) {
           errorf(e.start(), "can't use tuple expression in augmented assignment");
         }
@@ -359,9 +359,6 @@ public final class Resolver {
         }
       }
       case Expr.ListExpr e -> {
-        if (e.list.isEmpty()) {
-          errorf(e.start(), "can't assign to []");
-        }
         if (isAugmented) {
           errorf(e.start(), "can't use list expression in augmented assignment");
         }

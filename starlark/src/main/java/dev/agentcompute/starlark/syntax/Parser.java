@@ -407,26 +407,30 @@ public final class Parser {
     return new Expr.LambdaExpr(lambda, params, body);
   }
 
+  /**
+   * Parses an expression whose binary operators all have precedence at least {@code prec}
+   * (precedence climbing with one loop, so nesting costs few Java frames). Comparisons are
+   * non-associative; {@code not} is a prefix operator at its own level.
+   */
   private Expr parseTestPrec(int prec) {
     if (prec >= NLEVELS) {
       return parsePrimaryWithSuffix();
     }
-    if (tok() == Token.NOT && prec == PREC_NOT) {
+    Expr x;
+    if (tok() == Token.NOT && prec <= PREC_NOT) {
       enter();
       try {
         Position pos = next();
-        Expr x = parseTestPrec(prec);
-        return new Expr.UnaryExpr(pos, Token.NOT, x);
+        Expr operand = parseTestPrec(PREC_NOT);
+        x = new Expr.UnaryExpr(pos, Token.NOT, operand);
       } finally {
         depth--;
       }
+    } else {
+      x = parsePrimaryWithSuffix();
     }
-    return parseBinopExpr(prec);
-  }
-
-  private Expr parseBinopExpr(int prec) {
-    Expr x = parseTestPrec(prec + 1);
-    for (boolean first = true; ; first = false) {
+    Token lastCmp = null;
+    while (true) {
       if (tok() == Token.NOT) {
         next();
         if (tok() != Token.IN) {
@@ -435,16 +439,22 @@ public final class Parser {
         in.tok = Token.NOT_IN;
       }
       Integer opprec = PRECEDENCE.get(tok());
-      if (opprec == null || opprec < prec) {
+      if (opprec == null || opprec < prec || opprec == PREC_NOT) {
         return x;
       }
-      if (!first && opprec == PREC_CMP) {
-        throw errorHere(((Expr.BinaryExpr) x).op + " does not associate with " + tok() + " (use parens)");
+      if (opprec == PREC_CMP && lastCmp != null) {
+        throw errorHere(lastCmp + " does not associate with " + tok() + " (use parens)");
       }
       Token op = tok();
       Position pos = next();
-      Expr y = parseTestPrec(opprec + 1);
-      x = new Expr.BinaryExpr(x, pos, op, y);
+      enter();
+      try {
+        Expr y = parseTestPrec(opprec + 1);
+        x = new Expr.BinaryExpr(x, pos, op, y);
+      } finally {
+        depth--;
+      }
+      lastCmp = opprec == PREC_CMP ? op : null;
     }
   }
 
