@@ -75,14 +75,18 @@ final class Commands {
   private static int serve(CliArgs cli, Map<String, String> env, InputStream stdin,
       PrintStream stdout, PrintStream stderr) {
     Logging.configure(cli.logLevel(), cli.logFormat(), stderr);
-    Log log = Log.of(Commands.class);
+    // Startup failures are printed plainly (not as log records) so the exact text reaches the
+    // operator or CI log unescaped; they never contain a token.
     try {
       return ServerRuntime.run(cli, env, stdin, stdout);
     } catch (UsageException e) {
-      log.error(e.getMessage());
+      stderr.println("agentcompute-server: " + e.getMessage());
       return USAGE;
+    } catch (ConfigException e) {
+      e.problems().forEach(p -> stderr.println("agentcompute-server: " + p));
+      return FAILED;
     } catch (ServerException e) {
-      log.error(e.getMessage());
+      stderr.println("agentcompute-server: " + e.getMessage());
       return FAILED;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -7,6 +7,9 @@ import dev.agentcompute.codemode.Limits;
 import dev.agentcompute.codemode.Options;
 import dev.agentcompute.codemode.Server;
 import dev.agentcompute.codemode.authz.Policy;
+import dev.agentcompute.codemode.authz.Subject;
+import dev.agentcompute.codemode.mcp.CodeModeMcp;
+import dev.agentcompute.codemode.mcp.InvocationResolver;
 import dev.agentcompute.incus.IncusClient;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Duration;
@@ -47,12 +50,24 @@ final class ToolWiring {
     }
   }
 
+  /**
+   * The MCP server: exactly CodeMode's three tools. The subject comes from the transport
+   * context (HTTP: the verified identity) or is fixed ({@code local} on stdio).
+   */
   static McpServerAssembly assembly(LiveConfig live, IncusClient incus, ServerMetrics metrics) {
     Server codeMode = codeModeServer(live, incus);
+    MeteredExecute metered = new MeteredExecute(metrics);
+    metrics.workerPool(metered::running, () -> codeMode.limits().maxConcurrentExecutions());
     Version version = Version.current();
-    return (spec, fixedSubject) -> spec
-        .serverInfo("agentcompute", version.version())
-        .capabilities(McpSchema.ServerCapabilities.builder().tools(false).logging().build())
-        .build();
+    return (spec, fixedSubject) -> {
+      InvocationResolver resolver = fixedSubject
+          .map(id -> InvocationResolver.staticSubject(new Subject(id)))
+          .orElse(InvocationResolver.contextSubject());
+      return spec
+          .serverInfo("agentcompute", version.version())
+          .capabilities(McpSchema.ServerCapabilities.builder().tools(false).logging().build())
+          .tools(metered.wrap(CodeModeMcp.tools(codeMode, resolver)))
+          .build();
+    };
   }
 }

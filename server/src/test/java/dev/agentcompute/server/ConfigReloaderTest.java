@@ -1,0 +1,176 @@
+package dev.agentcompute.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConfigReloaderTest {
+  private static final String CATALOGUE = """
+      schema_version: 1
+      images:
+        - name: busybox
+          os: busybox
+          version: "1"
+          kind: container
+          kinds: [container]
+          alias: busybox
+          cpus: 1
+          memory_mb: 128
+          disk_gb: 1
+      """;
+
+  @TempDir Path dir;
+  private Path file;
+  private LiveConfig live;
+  private ConfigReloader reloader;
+
+  private static String config(String pool, int maxTtl, String extra) {
+    return "incus: {remote: local, pool: " + pool + "}\n"
+        + "sandbox: {max_ttl_minutes: " + maxTtl + ", pin_identities: [alice]}\n"
+        + "screenshots: {base_url: 'http://127.0.0.1:8081'}\n" + extra;
+  }
+
+  @BeforeEach
+  void start() throws IOException {
+    Files.createDirectories(dir.resolve("images"));
+    Files.writeString(dir.resolve("images/catalog.yaml"), CATALOGUE);
+    file = dir.resolve("agentcompute.yaml");
+    Files.writeString(file, config("default", 1440, ""));
+    LoadedConfig loaded = ConfigLoader.load(file);
+    String catalogue = ConfigReloader.validateCatalogue(loaded.config(), ServerRuntime.CATALOGUE);
+    live = new LiveConfig(loaded, catalogue, Instant.now());
+    reloader = new ConfigReloader(live, ServerRuntime.CATALOGUE,
+        ServerMetrics.global(), Duration.ofHours(1), Clock.systemUTC());
+  }
+
+  @Test
+  void nothingChangedMeansNothingHappens() {
+    assertThat(reloader.reloadNow()).isFalse();
+  }
+
+  @Test
+  void aValidEditTakesEffectWithoutRestart() throws IOException {
+    String before = live.current().source().digest();
+    LiveConfig.State[] notified = new LiveConfig.State[1];
+    live.subscribe(s -> notified[0] = s);
+    Files.writeString(file, config("default", 600, "log_level: debug\n")
+        .replace("[alice]", "[alice, bob]"));
+    assertThat(reloader.reloadNow()).isTrue();
+    LiveConfig.State s = live.current();
+    assertThat(s.config().sandbox().maxTtl()).isEqualTo(Duration.ofMinutes(600));
+    assertThat(s.config().sandbox().pinIdentities()).containsExactly("alice", "bob");
+    assertThat(s.config().logLevel()).contains(LogLevel.DEBUG);
+    assertThat(s.pending()).isEmpty();
+    assertThat(s.rejected()).isEmpty();
+    assertThat(s.source().digest()).isNotEqualTo(before);
+    assertThat(notified[0]).isSameAs(s);
+    assertThat(reloader.reloadNow()).isFalse();
+  }
+
+  @Test
+  void anInvalidEditIsRefusedAndTheOldVersionKeepsServing() throws IOException {
+    LiveConfig.State before = live.current();
+    Files.writeString(file, config("default", 600, "sandbox_typo: 1\n"));
+    assertThat(reloader.reloadNow()).isTrue();
+    LiveConfig.State s = live.current();
+    assertThat(s.config()).isEqualTo(before.config());
+    assertThat(s.source()).isEqualTo(before.source());
+    assertThat(s.rejected()).get().satisfies(r -> {
+      assertThat(r.problems()).containsExactly(
+          "decode configuration: unknown key \"sandbox_typo\"");
+      assertThat(r.digest()).isNotEqualTo(before.source().digest());
+    });
+    // Fixing the file clears the refusal.
+    Files.writeString(file, config("default", 700, ""));
+    assertThat(reloader.reloadNow()).isTrue();
+    assertThat(live.current().rejected()).isEmpty();
+    assertThat(live.current().config().sandbox().maxTtl()).isEqualTo(Duration.ofMinutes(700));
+  }
+
+  @Test
+  void aRestartOnlyChangeIsPendingWhileSafeChangesApply() throws IOException {
+    Files.writeString(file, config("fast-ssd", 900, ""));
+    assertThat(reloader.reloadNow()).isTrue();
+    LiveConfig.State s = live.current();
+    assertThat(s.config().incus().pool()).isEqualTo("default");
+    assertThat(s.config().sandbox().maxTtl()).isEqualTo(Duration.ofMinutes(900));
+    assertThat(s.pending()).extracting(ConfigChanges.Pending::key).containsExactly("incus.pool");
+    assertThat(s.pending().getFirst().reason()).contains("Incus connection");
+    // Reverting the restart-only key clears the pending entry.
+    Files.writeString(file, config("default", 900, ""));
+    reloader.reloadNow();
+    assertThat(live.current().pending()).isEmpty();
+  }
+
+  @Test
+  void anInvalidCatalogueRefusesTheWholeVersion() throws IOException {
+    Files.writeString(dir.resolve("images/catalog.yaml"), "schema_version: 2\nimages: []\n");
+    assertThat(reloader.reloadNow()).isTrue();
+    assertThat(live.current().rejected()).get()
+        .satisfies(r -> assertThat(r.problems().getFirst()).startsWith("images_file ")
+            .contains("schema_version"));
+    Files.writeString(dir.resolve("images/catalog.yaml"), CATALOGUE.replace("memory_mb: 128",
+        "memory_mb: 256"));
+    assertThat(reloader.reloadNow()).isTrue();
+    assertThat(live.current().rejected()).isEmpty();
+  }
+
+  @Test
+  void healthShowsDigestCommitPendingAndRefusal() throws Exception {
+    String commit = "89abcdef0123456789abcdef0123456789abcdef";
+    Files.createDirectories(dir.resolve(".git"));
+    Files.writeString(dir.resolve(".git/HEAD"), commit + "\n");
+    Operations ops = new Operations(live, new Version("t", "none", "unknown"), Instant.now());
+    ops.addReadinessCheck(new ReadinessCheck() {
+      @Override
+      public String name() {
+        return "incus";
+      }
+
+      @Override
+      public Result check() {
+        return Result.down("connection refused");
+      }
+    });
+    try (HttpFrontEnd front = HttpFrontEnd.start(new ListenAddress("127.0.0.1", 0),
+        Optional.empty(), TestTools.whoami(), StreamableHttpTransport.Settings.defaults(),
+        b -> b.addFeature(ops.feature()))) {
+      Files.writeString(file, config("fast-ssd", 900, ""));
+      reloader.reloadNow();
+      HttpClient http = HttpClient.newHttpClient();
+      HttpResponse<String> health = http.send(HttpRequest.newBuilder(URI.create(
+          "http://127.0.0.1:" + front.port() + "/health")).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(health.body())
+          .contains("\"digest\":\"sha256:" + live.current().source().digest() + "\"")
+          .contains("\"commit\":\"" + commit + "\"")
+          .contains("incus.pool: the Incus connection is opened once at startup")
+          .contains("connection refused");
+      assertThat(health.statusCode()).isEqualTo(503);
+      HttpResponse<String> liveness = http.send(HttpRequest.newBuilder(URI.create(
+          "http://127.0.0.1:" + front.port() + "/health/live")).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(liveness.statusCode()).isEqualTo(200);
+
+      Files.writeString(file, "incus: [broken\n");
+      reloader.reloadNow();
+      String after = http.send(HttpRequest.newBuilder(URI.create(
+          "http://127.0.0.1:" + front.port() + "/health/live")).build(),
+          HttpResponse.BodyHandlers.ofString()).body();
+      assertThat(after).contains("rejected_problems").contains("decode configuration");
+    }
+  }
+}
