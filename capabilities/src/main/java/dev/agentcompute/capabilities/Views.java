@@ -1,0 +1,41 @@
+package dev.agentcompute.capabilities;
+
+import dev.agentcompute.capabilities.compute.Instance;
+import dev.agentcompute.capabilities.compute.Network;
+import java.util.List;
+import java.util.Map;
+
+/** Output shapes shared by several capabilities (spec §2 "shared output object types"). */
+public final class Views {
+  private Views() {}
+
+  /** {@code {name, kind, cidr, gateway}}; physical names never appear. */
+  public record NetworkView(String name, String kind, String cidr, String gateway) {
+    public static NetworkView of(Network network) {
+      return new NetworkView(network.name(), network.kind(), network.cidr(), network.gateway());
+    }
+
+    public static NetworkView empty() {
+      return new NetworkView("", "", "", "");
+    }
+  }
+
+  /** An instance list item. */
+  public record InstanceItem(String name, String kind, String image, String status,
+      Map<String, List<String>> addresses) {
+    public static InstanceItem of(Instance instance) {
+      return new InstanceItem(instance.name(), instance.kind(), instance.image(), instance.status(),
+          instance.addresses());
+    }
+  }
+
+  /** A NIC. */
+  public record NicView(String name, String network, String mac, List<String> addresses) {
+    public static NicView of(Instance.Nic nic) {
+      return new NicView(nic.name(), nic.network(), nic.mac(), nic.addresses());
+    }
+  }
+
+  /** The empty output {@code {}}. */
+  public record Empty() {}
+}

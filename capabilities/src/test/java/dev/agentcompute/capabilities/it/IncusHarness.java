@@ -1,0 +1,58 @@
+package dev.agentcompute.capabilities.it;
+
+import dev.agentcompute.capabilities.CapabilityDefinition;
+import dev.agentcompute.capabilities.ComputeRuntime;
+import dev.agentcompute.capabilities.config.ComputeConfig;
+import dev.agentcompute.capabilities.net.SubnetPool;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+
+/** Finds the shared incusd and builds a compute runtime configured for tests. */
+final class IncusHarness {
+  private IncusHarness() {}
+
+  static Path root() {
+    return Path.of(System.getProperty("agentcompute.root", "..")).toAbsolutePath().normalize();
+  }
+
+  static Path socket() {
+    String env = System.getenv("AGENTCOMPUTE_INCUS_SOCKET");
+    Path socket = env != null && !env.isEmpty() ? Path.of(env) : root().resolve(".state/incus/unix.socket");
+    if (!Files.exists(socket)) {
+      throw new IllegalStateException("incusd socket " + socket + " is missing; run dev/setup");
+    }
+    return socket;
+  }
+
+  /** Test subnets come from 10.211.0.0/16, never from Incus. */
+  static ComputeConfig config() {
+    return ComputeConfig.defaults()
+        .withCatalogFile(root().resolve("images/catalog.yaml"))
+        .withBridgeSubnets(SubnetPool.parse("10.211.0.0/16", 24))
+        .withPinIdentities(Set.of("operator"))
+        .withReaperInterval(Duration.ofHours(1));
+  }
+
+  static ComputeRuntime start() {
+    return ComputeRuntime.startIncus(config(), socket());
+  }
+
+  static String uniqueName(String prefix) {
+    return prefix + "-" + Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffffffL);
+  }
+
+  /** Calls a capability through its typed handler by name. */
+  @SuppressWarnings("unchecked")
+  static <O> O call(List<CapabilityDefinition<?, ?>> capabilities, String subject, String name, Record input) {
+    for (CapabilityDefinition<?, ?> c : capabilities) {
+      if (c.name().equals(name)) {
+        return (O) c.invoke(subject, input);
+      }
+    }
+    throw new IllegalArgumentException("no capability " + name);
+  }
+}
