@@ -176,7 +176,7 @@ final class JsonDecoder {
 
   private void push(ArrayDeque<Frame> stack, Frame f) throws Failure {
     if (stack.size() >= MAX_DEPTH) {
-      throw fail("nesting depth exceeds " + MAX_DEPTH);
+      throw new Failure(i - 1, "nesting depth exceeds " + MAX_DEPTH); // at the opening bracket
     }
     stack.push(f);
   }
