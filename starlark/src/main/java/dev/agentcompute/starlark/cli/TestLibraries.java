@@ -40,7 +40,8 @@ final class TestLibraries {
     return m;
   }
 
+  /** The lib/time module (feature {@code time}). */
   static Value time() {
-    return null;
+    return TimeModule.create();
   }
 }
