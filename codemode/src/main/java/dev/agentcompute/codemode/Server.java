@@ -89,6 +89,16 @@ public final class Server implements AutoCloseable {
         }
     }
 
+    /** Worker processes started so far (idle pre-started ones included): a diagnostic for tests and benchmarks. */
+    public long workersStarted() {
+        return executor.workersStarted();
+    }
+
+    /** Worker processes alive now (idle, starting and busy): never more than MaxConcurrentExecutions. */
+    public int liveWorkers() {
+        return executor.liveWorkers();
+    }
+
     @Override
     public void close() {
         executor.close();

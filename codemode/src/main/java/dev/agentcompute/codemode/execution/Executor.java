@@ -232,6 +232,11 @@ public final class Executor implements AutoCloseable {
                 ? CodeModeException.deadline() : CodeModeException.of(Failure.CANCELED);
     }
 
+    /** Worker processes started since the server was built, for tests and benchmarks. */
+    public long workersStarted() {
+        return pool.started();
+    }
+
     /** Live worker processes, for tests and benchmarks. */
     public int liveWorkers() {
         return pool.live();

@@ -31,6 +31,7 @@ final class WorkerPool implements AutoCloseable {
     private final Map<String, Deque<Worker>> bySubject = new HashMap<>();
     private int live;
     private int starting;
+    private long started;
     private boolean closed;
 
     WorkerPool(List<String> command, int maxLive, int warmTarget) {
@@ -196,7 +197,24 @@ final class WorkerPool implements AutoCloseable {
     }
 
     private Worker spawn() throws IOException {
-        return new Worker(WorkerCommand.start(command, false));
+        Worker w = new Worker(WorkerCommand.start(command, false));
+        lock.lock();
+        try {
+            started++;
+        } finally {
+            lock.unlock();
+        }
+        return w;
+    }
+
+    /** Worker processes started so far (for tests and benchmarks). */
+    long started() {
+        lock.lock();
+        try {
+            return started;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Number of live worker processes (for tests and benchmarks). */

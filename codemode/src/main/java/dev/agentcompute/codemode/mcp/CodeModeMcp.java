@@ -94,7 +94,7 @@ public final class CodeModeMcp {
         return McpServerFeatures.SyncToolSpecification.builder().tool(tool).callHandler((exchange, request) -> {
             Context ctx = Context.background().withCancel();
             try {
-                McpTransportContext transport = exchange.transportContext();
+                McpTransportContext transport = exchange == null ? null : exchange.transportContext();
                 if (transport != null && transport.get(Subject.TRANSPORT_CONTEXT_KEY) instanceof Subject s) {
                     ctx = s.in(ctx);
                 }

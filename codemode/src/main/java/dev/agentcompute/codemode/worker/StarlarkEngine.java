@@ -21,9 +21,11 @@ import dev.agentcompute.starlark.eval.StarlarkInt;
 import dev.agentcompute.starlark.eval.StarlarkList;
 import dev.agentcompute.starlark.eval.StarlarkString;
 import dev.agentcompute.starlark.eval.StarlarkThread;
-import dev.agentcompute.starlark.eval.StepLimitException;
 import dev.agentcompute.starlark.eval.Tuple;
 import dev.agentcompute.starlark.eval.Value;
+import dev.agentcompute.starlark.lib.CodeModeSum;
+import dev.agentcompute.starlark.lib.Json;
+import dev.agentcompute.starlark.lib.MathModule;
 import dev.agentcompute.starlark.syntax.SyntaxError;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -69,6 +71,8 @@ public final class StarlarkEngine implements Engine {
         Map<String, Value> predeclared = namespaces(manifest, limits, bridge, run);
         StarlarkThread thread = new StarlarkThread("codemode");
         thread.setMaxSteps(limits.maxExecutionSteps());
+        // Leave headroom under the heap ceiling so large allocations end as a budget error, not an OOM.
+        thread.setMaxAllocBytes(Runtime.getRuntime().maxMemory() / 2);
         thread.setPrintHandler((t, msg) -> { });
         dev.agentcompute.starlark.eval.Program program;
         try {
@@ -111,7 +115,7 @@ public final class StarlarkEngine implements Engine {
             return run.failure;
         }
         if (e.budget() != null) {
-            return new Failure(e.budget() instanceof StepLimitException ? "resource_limit" : "resource_limit", null);
+            return new Failure("resource_limit", null);
         }
         return new Failure("invalid_program", null);
     }
@@ -141,6 +145,9 @@ public final class StarlarkEngine implements Engine {
             node.put(segs[segs.length - 1], builtin(item, limits, bridge, run));
         }
         Map<String, Value> out = new LinkedHashMap<>();
+        out.put("sum", CodeModeSum.builtin());
+        out.put("json", Json.codeModeModule());
+        out.put("math", MathModule.module());
         for (Map.Entry<String, Object> e : tree.entrySet()) {
             out.put(e.getKey(), toModule(e.getKey(), e.getValue()));
         }
