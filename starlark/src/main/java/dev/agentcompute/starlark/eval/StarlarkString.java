@@ -181,6 +181,11 @@ public final class StarlarkString implements Sliceable, HasAttrs, Comparable {
     return Operators.threeway(op, Arrays.compareUnsigned(bytes, ((StarlarkString) y).bytes));
   }
 
+  /** Orders strings by their UTF-8 bytes, unsigned (Starlark's string order). */
+  public int compareBytes(StarlarkString o) {
+    return Arrays.compareUnsigned(bytes, o.bytes);
+  }
+
   public boolean equalsString(StarlarkString o) {
     return this == o || (bytes.length == o.bytes.length && hash() == o.hash() && Arrays.equals(bytes, o.bytes));
   }

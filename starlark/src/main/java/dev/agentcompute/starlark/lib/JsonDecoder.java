@@ -233,26 +233,67 @@ final class JsonDecoder {
               break;
             }
           }
-          String num = new String(s, i, j - i, java.nio.charset.StandardCharsets.ISO_8859_1);
+          int start = i;
           i = j;
-          String digits = num.startsWith("-") ? num.substring(1) : num;
-          if (digits.isEmpty()
-              || (digits.charAt(0) == '0' && digits.length() > 1 && Character.isDigit(digits.charAt(1)))) {
-            throw fail("invalid number: " + num);
+          int d0 = s[start] == '-' ? start + 1 : start;
+          if (d0 == j || (s[d0] == '0' && j - d0 > 1 && isDigit(s[d0 + 1]))) {
+            throw fail("invalid number: " + ascii(start, j));
           }
           if (isFloat) {
-            if (!digits.matches("[0-9]+(\\.[0-9]+)?([eE][+-]?[0-9]+)?")) {
-              throw fail("invalid number: " + num);
+            if (!validFloat(d0, j)) {
+              throw fail("invalid number: " + ascii(start, j));
             }
-            return StarlarkFloat.of(Double.parseDouble(num));
+            return StarlarkFloat.of(Double.parseDouble(ascii(start, j)));
           }
-          if (!digits.matches("[0-9]+")) {
-            throw fail("invalid number: " + num);
+          if (j - start <= 18) {
+            long v = 0;
+            for (int k = d0; k < j; k++) {
+              v = v * 10 + (s[k] - '0');
+            }
+            return StarlarkInt.of(d0 > start ? -v : v);
           }
-          return StarlarkInt.of(new BigInteger(num));
+          return StarlarkInt.of(new BigInteger(ascii(start, j)));
         }
     }
     throw fail("unexpected character " + quoteRune(b & 0xFF));
+  }
+
+  private String ascii(int from, int to) {
+    return new String(s, from, to - from, java.nio.charset.StandardCharsets.ISO_8859_1);
+  }
+
+  /** JSON's number grammar after the sign: int [. digits] [e|E [+|-] digits]. */
+  private boolean validFloat(int k, int end) {
+    int n = k;
+    while (n < end && isDigit(s[n])) {
+      n++;
+    }
+    if (n == k) {
+      return false;
+    }
+    if (n < end && s[n] == '.') {
+      int f = ++n;
+      while (n < end && isDigit(s[n])) {
+        n++;
+      }
+      if (n == f) {
+        return false;
+      }
+    }
+    if (n < end && (s[n] == 'e' || s[n] == 'E')) {
+      n++;
+      if (n < end && (s[n] == '+' || s[n] == '-')) {
+        n++;
+      }
+      int e = n;
+      while (n < end && isDigit(s[n])) {
+        n++;
+      }
+      if (n == e) {
+        return false;
+      }
+    }
+    return n == end;
   }
 
   private Value string() throws Failure {

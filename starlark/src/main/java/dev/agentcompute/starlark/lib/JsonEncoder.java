@@ -13,7 +13,6 @@ import dev.agentcompute.starlark.eval.StarlarkString;
 import dev.agentcompute.starlark.eval.StarlarkThread;
 import dev.agentcompute.starlark.eval.Value;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -95,8 +94,7 @@ final class JsonEncoder {
           throw new EvalException(d.type() + " has " + item.getKey().type() + " key, want string");
         }
       }
-      items.sort((a, b) -> Arrays.compareUnsigned(
-          ((StarlarkString) a.getKey()).toByteArray(), ((StarlarkString) b.getKey()).toByteArray()));
+      items.sort((a, b) -> ((StarlarkString) a.getKey()).compareBytes((StarlarkString) b.getKey()));
       out.append('{');
       for (int i = 0; i < items.size(); i++) {
         if (i > 0) {
