@@ -233,6 +233,10 @@ final class JsonRpcConnection implements AutoCloseable {
         close(new OvsdbConnectionException("connection to ovsdb " + peer + " closed by the client"));
     }
 
+    boolean readerAlive() {
+        return reader.isAlive();
+    }
+
     /** Waits for the reader thread to finish after {@link #close}. */
     void awaitReaderExit(long millis) throws InterruptedException {
         reader.join(millis);

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -34,10 +35,12 @@ public final class OvsdbClient implements AutoCloseable {
     private final OvsdbEndpoint endpoint;
     private final OvsdbOptions options;
     private final Object stateLock = new Object();
-    private final Map<String, OvsdbMonitor> monitors = new LinkedHashMap<>(); // guarded by stateLock
+    /** Open monitors by id; changed under stateLock, read lock-free by the reader thread. */
+    private final Map<String, OvsdbMonitor> monitors = new ConcurrentHashMap<>();
     private final AtomicLong monitorIds = new AtomicLong();
     private final Thread supervisor;
     private volatile JsonRpcConnection current;
+    private volatile JsonRpcConnection lastConnection;
     private volatile OvsdbConnectionException lastFailure;
     private volatile boolean closed;
 
@@ -246,10 +249,7 @@ public final class OvsdbClient implements AutoCloseable {
             LOG.log(System.Logger.Level.DEBUG, "ignoring ovsdb notification {0} from {1}", method, endpoint);
             return;
         }
-        OvsdbMonitor monitor;
-        synchronized (stateLock) {
-            monitor = monitors.get(params.path(0).asString(""));
-        }
+        OvsdbMonitor monitor = monitors.get(params.path(0).asString(""));
         if (monitor != null) {
             monitor.listener().onUpdate(OvsdbCodec.decodeTableUpdates(params.path(1), false));
         }
@@ -316,7 +316,13 @@ public final class OvsdbClient implements AutoCloseable {
                     break;
                 }
                 current = connection;
-                monitors.values().forEach(m -> issue(m, connection));
+                lastConnection = connection;
+                monitors.values().forEach(m -> issue(m, connection).whenComplete((r, e) -> {
+                    if (e != null && !(e instanceof OvsdbConnectionException)) {
+                        LOG.log(System.Logger.Level.WARNING, "re-issuing monitor " + m.id() + " on " + endpoint
+                                + " failed; its listener gets no updates until the next reconnect", e);
+                    }
+                }));
                 stateLock.notifyAll();
             }
             long connectedAt = System.nanoTime();
@@ -417,6 +423,12 @@ public final class OvsdbClient implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** True once close() has stopped the supervisor and the last reader thread (tests check for leaks). */
+    boolean threadsStopped() {
+        JsonRpcConnection connection = lastConnection;
+        return !supervisor.isAlive() && (connection == null || !connection.readerAlive());
     }
 
     @Override

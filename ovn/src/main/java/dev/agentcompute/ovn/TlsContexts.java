@@ -2,7 +2,6 @@ package dev.agentcompute.ovn;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -157,7 +156,7 @@ final class TlsContexts {
                 }
                 chain[0].checkValidity();
             } catch (java.security.NoSuchAlgorithmException e) {
-                throw new UncheckedIOException(new IOException(e));
+                throw new CertificateException("SHA-256 is not available", e);
             }
         }
 

@@ -120,28 +120,28 @@ class OvsdbCodecTest {
     void operationsEncodeAsRfc7047Objects() {
         Operation.Insert insert = Operation.insert("Logical_Switch").value("name", "ls1")
                 .value("external_ids", Map.of("owner", "t")).uuidName("new_ls");
-        assertJson(OvsdbCodec.encode(insert), ("""
+        assertJson(OvsdbCodec.encode(insert), """
                 {"op":"insert","table":"Logical_Switch","row":{"name":"ls1","external_ids":["map",[["owner","t"]]]},
-                 "uuid-name":"new_ls"}"""));
+                 "uuid-name":"new_ls"}""");
         assertJson(OvsdbCodec.encode(Operation.mutate("Logical_Switch").where(Condition.eq("name", "ls1"))
                 .with(Mutation.insert("ports", Set.of(insert.ref())), Mutation.delete("external_ids", Set.of("owner")))),
-                ("""
+                """
                         {"op":"mutate","table":"Logical_Switch","where":[["name","==","ls1"]],
-                         "mutations":[["ports","insert",["named-uuid","new_ls"]],["external_ids","delete","owner"]]}"""));
+                         "mutations":[["ports","insert",["named-uuid","new_ls"]],["external_ids","delete","owner"]]}""");
         assertJson(OvsdbCodec.encode(Operation.update("ACL").where(Condition.uuidIs(U1)).set("priority", 100)),
-                ("""
+                """
                         {"op":"update","table":"ACL","where":[["_uuid","==",["uuid","%s"]]],"row":{"priority":100}}"""
-                        .formatted(U1.value())));
+                        .formatted(U1.value()));
         assertJson(OvsdbCodec.encode(Operation.select("NAT").columns("type")),
-                ("{\"op\":\"select\",\"table\":\"NAT\",\"where\":[],\"columns\":[\"type\"]}"));
+                "{\"op\":\"select\",\"table\":\"NAT\",\"where\":[],\"columns\":[\"type\"]}");
         assertJson(OvsdbCodec.encode(Operation.delete("NAT").where(Condition.ne("type", "snat"))),
-                ("{\"op\":\"delete\",\"table\":\"NAT\",\"where\":[[\"type\",\"!=\",\"snat\"]]}"));
+                "{\"op\":\"delete\",\"table\":\"NAT\",\"where\":[[\"type\",\"!=\",\"snat\"]]}");
         assertJson(OvsdbCodec.encode(Operation.waitUntil("Logical_Switch").where(Condition.eq("name", "x"))
                 .columns("name").untilNotEqual().row(Map.of("name", "x")).timeout(java.time.Duration.ofMillis(250))),
-                ("""
+                """
                         {"op":"wait","table":"Logical_Switch","where":[["name","==","x"]],"columns":["name"],
-                         "until":"!=","rows":[{"name":"x"}],"timeout":250}"""));
-        assertJson(OvsdbCodec.encode(Operation.comment("hi")), ("{\"op\":\"comment\",\"comment\":\"hi\"}"));
+                         "until":"!=","rows":[{"name":"x"}],"timeout":250}""");
+        assertJson(OvsdbCodec.encode(Operation.comment("hi")), "{\"op\":\"comment\",\"comment\":\"hi\"}");
     }
 
     @Test

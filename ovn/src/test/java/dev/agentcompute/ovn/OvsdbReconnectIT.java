@@ -72,7 +72,21 @@ class OvsdbReconnectIT {
             Uuid after = client.transact(NB, Operation.insert("Logical_Switch").value("name", "after-restart"))
                     .getFirst().insertedUuid();
             assertThat(OvsdbClientIT.nextFor(updates, after).isInsert()).isTrue();
+            client.close();
+            assertThat(client.threadsStopped()).as("supervisor and reader threads ended").isTrue();
+            assertThatThrownBy(client::listDbs).isInstanceOf(OvsdbConnectionException.class).hasMessageContaining("closed");
         }
+    }
+
+    @Test
+    void closeWhileReconnectingEndsEveryThread() throws Exception {
+        OvsdbClient client = OvsdbClient.connect(server.tcpEndpoint(), FAST);
+        server.kill();
+        waitUntil(() -> !client.isConnected(), "the client notices the server is gone");
+        Thread.sleep(200); // now inside the backoff / reconnect loop
+        client.close();
+        assertThat(client.threadsStopped()).isTrue();
+        assertThat(client.awaitConnected(Duration.ofMillis(100))).isFalse();
     }
 
     @Test
