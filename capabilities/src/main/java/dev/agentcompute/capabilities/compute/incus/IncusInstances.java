@@ -455,12 +455,16 @@ final class IncusInstances {
   // ---- snapshots and publishing ----------------------------------------------------------------
 
   void createSnapshot(Sandbox sandbox, String name, String snapshot) {
-    require(sandbox, name);
+    Instance instance = require(sandbox, name);
+    if (instance.snapshots().contains(snapshot)) {
+      throw Errors.of("snapshot \"%s\" already exists on instance \"%s\" in sandbox \"%s\"", snapshot, name,
+          sandbox.name());
+    }
     try {
       rest.call(Meta.project(sandbox.name()), "POST", path(name) + "/snapshots",
           Map.of("name", snapshot, "stateful", false));
     } catch (BackendException e) {
-      if (e.kind() == Kind.CONFLICT) {
+      if (e.kind() == Kind.CONFLICT || e.getMessage().contains("UNIQUE constraint failed")) {
         throw Errors.of("snapshot \"%s\" already exists on instance \"%s\" in sandbox \"%s\"", snapshot, name,
             sandbox.name());
       }

@@ -1,0 +1,290 @@
+package dev.agentcompute.capabilities.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.agentcompute.capabilities.CapabilityDefinition;
+import dev.agentcompute.capabilities.ComputeCapabilities;
+import dev.agentcompute.capabilities.ComputeRuntime;
+import dev.agentcompute.capabilities.Views.NetworkView;
+import dev.agentcompute.capabilities.catalog.ImageCatalog;
+import dev.agentcompute.capabilities.compute.AgentFacingException;
+import dev.agentcompute.capabilities.compute.ComputeService;
+import dev.agentcompute.capabilities.compute.incus.IncusBackend;
+import dev.agentcompute.capabilities.config.ComputeConfig;
+import dev.agentcompute.capabilities.instance.InstanceCapabilities;
+import dev.agentcompute.capabilities.net.NetCapabilities;
+import dev.agentcompute.capabilities.sandbox.SandboxCapabilities;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Every spec §2 error text that applies to the bridge fabric, asserted against the real incusd. */
+class BridgeErrorsIT {
+  private static final String OPERATOR = "operator";
+  private static ComputeRuntime runtime;
+  private static List<CapabilityDefinition<?, ?>> caps;
+  private static String sb;
+
+  @BeforeAll
+  static void start() {
+    runtime = IncusHarness.start();
+    caps = runtime.capabilities();
+    sb = IncusHarness.uniqueName("iterr");
+    call("sandbox.create", new SandboxCapabilities.CreateInput(Optional.of(sb), Optional.empty(),
+        OptionalLong.empty(), Optional.empty()));
+    call("instance.create", create("web", "busybox", Optional.empty()));
+  }
+
+  @AfterAll
+  static void stop() {
+    try {
+      runtime.service().deleteSandbox(sb);
+    } finally {
+      runtime.close();
+    }
+  }
+
+  private static <O> O call(String name, Record input) {
+    return IncusHarness.call(caps, OPERATOR, name, input);
+  }
+
+  private static InstanceCapabilities.CreateInput create(String name, String image, Optional<String> kind) {
+    return new InstanceCapabilities.CreateInput(sb, name, image, kind, OptionalLong.empty(), OptionalLong.empty(),
+        OptionalLong.empty(), Optional.empty(), Optional.empty(), Optional.empty());
+  }
+
+  private static void fails(String capability, Record input, String message) {
+    failsAs(OPERATOR, capability, input, message);
+  }
+
+  private static void failsAs(String subject, String capability, Record input, String message) {
+    assertThatThrownBy(() -> IncusHarness.call(caps, subject, capability, input))
+        .isInstanceOf(AgentFacingException.class)
+        .hasMessage(message);
+  }
+
+  private static SandboxCapabilities.CreateInput sandbox(String name, String platform, Long ttl, Boolean pinned) {
+    return new SandboxCapabilities.CreateInput(Optional.ofNullable(name), Optional.ofNullable(platform),
+        ttl == null ? OptionalLong.empty() : OptionalLong.of(ttl), Optional.ofNullable(pinned));
+  }
+
+  @Test
+  void sandboxErrors() {
+    fails("sandbox.create", sandbox(null, "windows", null, null), "unsupported platform \"windows\"");
+    fails("sandbox.create", sandbox(null, null, 0L, null), "ttl_minutes must be positive");
+    fails("sandbox.create", sandbox(null, null, 153_722_868L, null), "ttl_minutes is too large");
+    failsAs("intruder", "sandbox.create", sandbox(null, null, null, true), "pinning requires an operator identity");
+    failsAs("", "sandbox.create", sandbox(null, null, null, true), "pinning requires an operator identity");
+    fails("sandbox.create", sandbox(null, null, 1441L, null), "ttl exceeds maximum of 1440 minutes");
+    fails("sandbox.create", sandbox("Bad_Name", null, null, null), "invalid name \"Bad_Name\"");
+    fails("sandbox.create", sandbox("default", null, null, null), "name \"default\" is reserved");
+    fails("sandbox.create", sandbox("none", null, null, null), "name \"none\" is reserved");
+    fails("sandbox.create", sandbox(IncusHarness.uniqueName("itmac"), "mac", null, null),
+        "platform \"mac\" is not available yet");
+    fails("sandbox.create", sandbox(sb, null, null, null), "sandbox \"" + sb + "\" already exists");
+    String missing = IncusHarness.uniqueName("itmissing");
+    fails("sandbox.get", new SandboxCapabilities.NameInput(missing), "sandbox \"" + missing + "\" not found");
+    fails("sandbox.delete", new SandboxCapabilities.NameInput(missing), "sandbox \"" + missing + "\" not found");
+    fails("sandbox.extend", new SandboxCapabilities.ExtendInput(sb, 0), "ttl_minutes must be positive");
+    fails("sandbox.extend", new SandboxCapabilities.ExtendInput(sb, 5000), "ttl exceeds maximum of 1440 minutes");
+    failsAs("intruder", "sandbox.pin", new SandboxCapabilities.PinInput(sb, false),
+        "pinning requires an operator identity");
+    fails("instance.list", new InstanceCapabilities.SandboxInput(missing), "sandbox \"" + missing + "\" not found");
+  }
+
+  @Test
+  void anExpiredSandboxRefusesMutationsButStillAnswersReads() {
+    ComputeConfig config = IncusHarness.config();
+    ComputeService later = new ComputeService(IncusBackend.overUnixSocket(IncusHarness.socket(), config), config,
+        ImageCatalog.load(config.catalogFile()), Clock.offset(Clock.systemUTC(), Duration.ofDays(2)),
+        new SplittableRandom());
+    List<CapabilityDefinition<?, ?>> future = ComputeCapabilities.definitions(later);
+    String expired = "sandbox \"" + sb + "\" has expired";
+    assertThatThrownBy(() -> IncusHarness.call(future, OPERATOR, "sandbox.extend",
+        new SandboxCapabilities.ExtendInput(sb, 10))).hasMessage(expired);
+    assertThatThrownBy(() -> IncusHarness.call(future, OPERATOR, "sandbox.pin",
+        new SandboxCapabilities.PinInput(sb, true))).hasMessage(expired);
+    assertThatThrownBy(() -> IncusHarness.call(future, OPERATOR, "instance.create",
+        create("late", "busybox", Optional.empty()))).hasMessage(expired);
+    assertThatThrownBy(() -> IncusHarness.call(future, OPERATOR, "net.create",
+        new NetCapabilities.CreateInput(sb, "late", Optional.of("bridge"), Optional.empty(), Optional.empty(),
+            Optional.empty(), Optional.empty()))).hasMessage(expired);
+    assertThatThrownBy(() -> IncusHarness.call(future, OPERATOR, "instance.stop",
+        new InstanceCapabilities.StateInput(sb, "web", Optional.empty()))).hasMessage(expired);
+    SandboxCapabilities.GetOutput got = IncusHarness.call(future, OPERATOR, "sandbox.get",
+        new SandboxCapabilities.NameInput(sb));
+    assertThat(got.instances()).extracting(i -> i.name()).contains("web");
+  }
+
+  @Test
+  void instanceErrors() {
+    fails("instance.create", create("x", "", Optional.empty()), "image \"\" not found");
+    fails("instance.create", create("x", "nope", Optional.empty()), "image \"nope\" not found");
+    fails("instance.create", create("x", "busybox", Optional.of("ovn")), "kind \"ovn\" is not available yet");
+    fails("instance.create", create("x", "busybox", Optional.of("vm")),
+        "kind \"vm\" is not supported for image \"busybox\"");
+    fails("instance.create", new InstanceCapabilities.CreateInput(sb, "x", "busybox", Optional.empty(),
+            OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(), Optional.empty(), Optional.of("elsewhere"),
+            Optional.empty()),
+        "host \"elsewhere\" is not sandbox member \"none\"");
+    fails("instance.create", create("web", "busybox", Optional.empty()),
+        "instance \"web\" already exists in sandbox \"" + sb + "\"");
+    fails("instance.create", create("Web", "busybox", Optional.empty()), "invalid name \"Web\"");
+    fails("instance.get", new InstanceCapabilities.RefInput(sb, "ghost"),
+        "instance \"ghost\" not found in sandbox \"" + sb + "\"");
+    fails("instance.delete", new InstanceCapabilities.RefInput(sb, "ghost"),
+        "instance \"ghost\" not found in sandbox \"" + sb + "\"");
+    fails("instance.exec", exec("web", "true", null, "relative"), "cwd must be an absolute path");
+    fails("instance.exec", exec("web", "true", -1L, null), "timeout_seconds must be non-negative");
+    fails("instance.exec", new InstanceCapabilities.ExecInput(sb, "web", "true", OptionalLong.empty(),
+        Optional.of("bob"), Optional.empty(), Optional.empty(), Optional.empty()), "user must be a numeric UID");
+    fails("instance.wait", new InstanceCapabilities.WaitInput(sb, "web", "soon", OptionalLong.empty()),
+        "until \"soon\" is not available yet");
+    fails("instance.wait", new InstanceCapabilities.WaitInput(sb, "web", "stopped", OptionalLong.of(1)),
+        "instance \"web\" in sandbox \"" + sb + "\" did not become stopped");
+  }
+
+  private static InstanceCapabilities.ExecInput exec(String name, String command, Long timeout, String cwd) {
+    return new InstanceCapabilities.ExecInput(sb, name, command,
+        timeout == null ? OptionalLong.empty() : OptionalLong.of(timeout), Optional.empty(),
+        Optional.ofNullable(cwd), Optional.empty(), Optional.empty());
+  }
+
+  @Test
+  void execDeadlineReportsTimedOutWithoutAnError() {
+    InstanceCapabilities.ExecOutput out = call("instance.exec", exec("web", "echo started; sleep 30", 1L, null));
+    assertThat(out.timed_out()).isTrue();
+    assertThat(out.exit_code()).isEqualTo(-1);
+    assertThat(out.stdout()).isEqualTo("started\n");
+  }
+
+  @Test
+  void fileErrors() {
+    fails("instance.file.read", new InstanceCapabilities.ReadInput(sb, "web", "etc/hostname", OptionalLong.empty()),
+        "path must be an absolute path");
+    fails("instance.file.read", new InstanceCapabilities.ReadInput(sb, "web", "/nope/missing", OptionalLong.empty()),
+        "file not found on instance \"web\" in sandbox \"" + sb + "\"");
+    fails("instance.file.read", new InstanceCapabilities.ReadInput(sb, "web", "/root", OptionalLong.empty()),
+        "path is not a regular file on instance \"web\" in sandbox \"" + sb + "\"");
+    fails("instance.file.write", new InstanceCapabilities.WriteInput(sb, "web", "/root/big", "x".repeat(65_537),
+        Optional.empty()), "file content exceeds 65536 bytes; use instance.exec to transfer larger files");
+    fails("instance.file.write", new InstanceCapabilities.WriteInput(sb, "web", "/root/f", "x", Optional.of("9")),
+        "mode \"9\" is not an octal file mode");
+  }
+
+  @Test
+  void snapshotErrors() {
+    String ghost = "snapshot \"ghost\" not found on instance \"web\" in sandbox \"" + sb + "\"";
+    fails("instance.snapshot.restore", new InstanceCapabilities.SnapshotInput(sb, "web", "ghost"), ghost);
+    fails("instance.snapshot.delete", new InstanceCapabilities.SnapshotInput(sb, "web", "ghost"), ghost);
+    fails("instance.snapshot.create", new InstanceCapabilities.SnapshotInput(sb, "web", "Bad"), "invalid name \"Bad\"");
+    call("instance.snapshot.create", new InstanceCapabilities.SnapshotInput(sb, "web", "twice"));
+    fails("instance.snapshot.create", new InstanceCapabilities.SnapshotInput(sb, "web", "twice"),
+        "snapshot \"twice\" already exists on instance \"web\" in sandbox \"" + sb + "\"");
+    call("instance.snapshot.delete", new InstanceCapabilities.SnapshotInput(sb, "web", "twice"));
+  }
+
+  private static NetCapabilities.CreateInput network(String name, String kind, String cidr) {
+    return new NetCapabilities.CreateInput(sb, name, Optional.ofNullable(kind), Optional.ofNullable(cidr),
+        Optional.empty(), Optional.empty(), Optional.empty());
+  }
+
+  @Test
+  void networkErrorsAndNicLifecycle() {
+    fails("net.create", network("lan", "vlan", null), "unsupported network kind \"vlan\"");
+    fails("net.create", network("lan", null, null), "cannot create a \"ovn\" network in a \"bridge\" sandbox");
+    fails("net.create", network("default", "bridge", null), "name \"default\" is reserved");
+    fails("net.create", network("lan", "bridge", "10.0.0.0/40"), "invalid cidr \"10.0.0.0/40\"");
+    fails("net.get", new NetCapabilities.RefInput(sb, "ghost"), "network \"ghost\" not found in sandbox \"" + sb + "\"");
+    fails("net.delete", new NetCapabilities.RefInput(sb, "default"), "name \"default\" is reserved");
+    fails("net.delete", new NetCapabilities.RefInput(sb, "ghost"), "network \"ghost\" not found in sandbox \"" + sb + "\"");
+    fails("net.attach", new NetCapabilities.AttachInput(sb, "web", "ghost", Optional.empty(), Optional.empty(),
+        Optional.empty()), "network \"ghost\" not found in sandbox \"" + sb + "\"");
+
+    NetworkView lan = call("net.create", new NetCapabilities.CreateInput(sb, "lan", Optional.of("bridge"),
+        Optional.empty(), Optional.of(true), Optional.empty(), Optional.empty()));
+    assertThat(lan.kind()).isEqualTo("bridge");
+    assertThat(lan.cidr()).startsWith("10.211.").endsWith(".1/24");
+    NetworkView bare = call("net.create", network("bare", "bridge", null));
+    assertThat(bare.cidr()).isEqualTo("none");
+    assertThat(bare.gateway()).isEmpty();
+    fails("net.create", network("lan", "bridge", null), "network \"lan\" already exists in sandbox \"" + sb + "\"");
+    NetCapabilities.ListOutput listed = call("net.list", new NetCapabilities.SandboxInput(sb));
+    assertThat(listed.items()).extracting(NetworkView::name).containsExactlyInAnyOrder("default", "lan", "bare");
+    assertThat(listed.items()).extracting(NetworkView::cidr).doesNotHaveDuplicates();
+
+    NetCapabilities.AttachOutput attached = call("net.attach", new NetCapabilities.AttachInput(sb, "web", "lan",
+        Optional.empty(), Optional.empty(), Optional.empty()));
+    assertThat(attached.nic()).isEqualTo("eth1");
+    assertThat(attached.mac()).matches("([0-9a-f]{2}:){5}[0-9a-f]{2}");
+    fails("net.attach", new NetCapabilities.AttachInput(sb, "web", "lan", Optional.of("eth1"), Optional.empty(),
+        Optional.empty()), "nic \"eth1\" already exists on instance \"web\"");
+    fails("net.delete", new NetCapabilities.RefInput(sb, "lan"),
+        "network \"lan\" still has attached NICs in sandbox \"" + sb + "\"");
+    fails("net.detach", new NetCapabilities.DetachInput(sb, "web", "eth9"),
+        "nic \"eth9\" not found on instance \"web\" in sandbox \"" + sb + "\"");
+    InstanceCapabilities.GetOutput web = call("instance.get", new InstanceCapabilities.RefInput(sb, "web"));
+    assertThat(web.nics()).extracting(n -> n.name() + "@" + n.network()).contains("eth0@default", "eth1@lan");
+    call("net.detach", new NetCapabilities.DetachInput(sb, "web", "eth1"));
+    call("net.delete", new NetCapabilities.RefInput(sb, "lan"));
+    call("net.delete", new NetCapabilities.RefInput(sb, "bare"));
+    NetCapabilities.ListOutput after = call("net.list", new NetCapabilities.SandboxInput(sb));
+    assertThat(after.items()).extracting(NetworkView::name).containsExactly("default");
+  }
+
+  private static NetCapabilities.ImpairInput impair(String instance, String nic, Long latency, Long jitter,
+      Double loss, Boolean clear) {
+    return new NetCapabilities.ImpairInput(sb, instance, nic,
+        latency == null ? OptionalLong.empty() : OptionalLong.of(latency),
+        jitter == null ? OptionalLong.empty() : OptionalLong.of(jitter),
+        loss == null ? OptionalDouble.empty() : OptionalDouble.of(loss), OptionalLong.empty(),
+        Optional.ofNullable(clear));
+  }
+
+  @Test
+  void impairValidatesAndClearsIdempotently() {
+    fails("net.impair", impair("web", "eth0", -1L, null, null, null), "impairment values must be non-negative");
+    fails("net.impair", impair("web", "eth0", null, null, 150.0, null), "loss_percent must be between 0 and 100");
+    fails("net.impair", impair("web", "eth0", null, 5L, null, null), "jitter_ms requires latency_ms");
+    fails("net.impair", impair("web", "eth0", null, null, null, null), "no impairment specified");
+    fails("net.impair", impair("web", "eth9", null, null, null, true),
+        "nic \"eth9\" not found on instance \"web\" in sandbox \"" + sb + "\"");
+    fails("net.impair", impair("ghost", "eth0", null, null, null, true),
+        "instance \"ghost\" not found in sandbox \"" + sb + "\"");
+    call("net.impair", impair("web", "eth0", null, null, null, true));
+    call("net.impair", impair("web", "eth0", null, null, null, true));
+  }
+
+  @Test
+  void impairAppliesNetem() {
+    InstanceCapabilities.ExecOutput probe = call("instance.exec",
+        exec("web", "tc qdisc add dev lo root netem delay 1ms && tc qdisc del dev lo root", null, null));
+    Assumptions.assumeTrue(probe.exit_code() == 0,
+        "this kernel has no netem qdisc (tbf works), so net.impair cannot be applied: " + probe.stderr().trim());
+    call("net.impair", impair("web", "eth0", 20L, null, null, null));
+    InstanceCapabilities.ExecOutput shown = call("instance.exec", exec("web", "tc qdisc show dev eth0", null, null));
+    assertThat(shown.stdout()).contains("netem");
+    call("net.impair", impair("web", "eth0", null, null, null, true));
+  }
+
+  @Test
+  void impairOnAStoppedInstanceIsRefused() {
+    call("instance.create", new InstanceCapabilities.CreateInput(sb, "idle", "busybox", Optional.empty(),
+        OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(), Optional.of("none"), Optional.empty(),
+        Optional.of(false)));
+    fails("net.impair", impair("idle", "eth0", 10L, null, null, null),
+        "instance \"idle\" in sandbox \"" + sb + "\" is not running");
+    fails("instance.exec", exec("idle", "true", null, null),
+        "instance \"idle\" in sandbox \"" + sb + "\" is not running");
+    call("instance.delete", new InstanceCapabilities.RefInput(sb, "idle"));
+  }
+}
