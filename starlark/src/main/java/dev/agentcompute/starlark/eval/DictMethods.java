@@ -11,7 +11,7 @@ import java.util.TreeMap;
 /** The methods of dict values (spec §1.4), with starlark-go's errors. */
 final class DictMethods {
   private static final Map<String, Builtin> METHODS = build();
-  private static final List<String> NAMES = List.copyOf(METHODS.keySet());
+  private static final List<String> NAMES = METHODS.keySet().stream().sorted().toList();
 
   private DictMethods() {}
 
@@ -135,7 +135,7 @@ final class DictMethods {
       }
       return NoneValue.NONE;
     });
-    return Collections.unmodifiableMap(m);
+    return Map.copyOf(m); // hashed lookup; NAMES keeps the sorted order
   }
 
   private static void put(Map<String, Builtin> m, String name, Builtin.Impl impl) {

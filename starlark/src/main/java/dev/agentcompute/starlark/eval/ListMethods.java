@@ -8,7 +8,7 @@ import java.util.TreeMap;
 /** The methods of list values (spec §1.4), with starlark-go's errors. */
 final class ListMethods {
   private static final Map<String, Builtin> METHODS = build();
-  private static final List<String> NAMES = List.copyOf(METHODS.keySet());
+  private static final List<String> NAMES = METHODS.keySet().stream().sorted().toList();
 
   private ListMethods() {}
 
@@ -150,7 +150,7 @@ final class ListMethods {
       }
       throw new EvalException("remove: element not found");
     });
-    return Collections.unmodifiableMap(m);
+    return Map.copyOf(m); // hashed lookup; NAMES keeps the sorted order
   }
 
   private static int bound(Builtin fn, Value v, int len, int dflt, String what) throws EvalException {

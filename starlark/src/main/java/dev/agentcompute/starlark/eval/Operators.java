@@ -460,6 +460,9 @@ public final class Operators {
 
   /** {@code x op y} for EQL, NEQ, LT, GT, LE, GE. */
   public static boolean compare(Token op, Value x, Value y) throws EvalException {
+    if (x instanceof StarlarkInt a && y instanceof StarlarkInt b) {
+      return threeway(op, a.compareTo(b));
+    }
     return compareDepth(op, x, y, MAX_DEPTH);
   }
 

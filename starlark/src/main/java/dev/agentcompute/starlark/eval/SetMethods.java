@@ -8,7 +8,7 @@ import java.util.TreeMap;
 /** The methods and operators of set values. */
 final class SetMethods {
   private static final Map<String, Builtin> METHODS = build();
-  private static final List<String> NAMES = List.copyOf(METHODS.keySet());
+  private static final List<String> NAMES = METHODS.keySet().stream().sorted().toList();
 
   private SetMethods() {}
 
@@ -159,7 +159,7 @@ final class SetMethods {
       }
       return NoneValue.NONE;
     });
-    return Collections.unmodifiableMap(m);
+    return Map.copyOf(m); // hashed lookup; NAMES keeps the sorted order
   }
 
   private static void put(Map<String, Builtin> m, String name, Builtin.Impl impl) {

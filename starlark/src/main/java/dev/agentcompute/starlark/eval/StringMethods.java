@@ -10,7 +10,7 @@ import java.util.TreeMap;
 /** The 35 methods of string values (spec §1.4), on UTF-8 bytes as in starlark-go. */
 final class StringMethods {
   private static final Map<String, Builtin> METHODS = build();
-  private static final List<String> NAMES = List.copyOf(METHODS.keySet());
+  private static final List<String> NAMES = METHODS.keySet().stream().sorted().toList();
 
   private StringMethods() {}
 
@@ -88,7 +88,7 @@ final class StringMethods {
     put(m, "split", (t, fn, a, kw) -> split(t, fn, a, kw, false));
     put(m, "rsplit", (t, fn, a, kw) -> split(t, fn, a, kw, true));
     put(m, "splitlines", StringMethods::splitlines);
-    return Collections.unmodifiableMap(m);
+    return Map.copyOf(m); // hashed lookup; NAMES keeps the sorted order
   }
 
   private static void put(Map<String, Builtin> m, String name, Builtin.Impl impl) {
