@@ -79,6 +79,29 @@ class OvsdbReconnectIT {
     }
 
     @Test
+    void answersTheServersEchoProbesWhileIdle() throws Exception {
+        // ovsdb-server probes a silent client after 5 s and drops it 5 s later without an answer;
+        // with our own probe far away, only answering the server's echo keeps this connection up
+        OvsdbOptions quiet = FAST.withProbeInterval(Duration.ofMinutes(5));
+        AtomicInteger losses = new AtomicInteger();
+        try (OvsdbClient client = OvsdbClient.connect(server.tcpEndpoint(), quiet)) {
+            client.monitor(NB, Map.of("NB_Global", List.of()), new MonitorListener() {
+                @Override
+                public void onUpdate(TableUpdates updates) {
+                }
+
+                @Override
+                public void onConnectionLost(OvsdbConnectionException cause) {
+                    losses.incrementAndGet();
+                }
+            });
+            Thread.sleep(11_500);
+            assertThat(losses.get()).as("connection drops while idle").isZero();
+            assertThat(client.listDbs()).contains(NB);
+        }
+    }
+
+    @Test
     void closeWhileReconnectingEndsEveryThread() throws Exception {
         OvsdbClient client = OvsdbClient.connect(server.tcpEndpoint(), FAST);
         server.kill();
