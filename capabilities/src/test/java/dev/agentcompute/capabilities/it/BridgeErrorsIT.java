@@ -269,7 +269,7 @@ class BridgeErrorsIT {
     InstanceCapabilities.ExecOutput probe = call("instance.exec",
         exec("web", "tc qdisc add dev lo root netem delay 1ms && tc qdisc del dev lo root", null, null));
     Assumptions.assumeTrue(probe.exit_code() == 0,
-        "this kernel has no netem qdisc (tbf works), so net.impair cannot be applied: " + probe.stderr().trim());
+        "this kernel has no netem qdisc (tbf works) and busybox tc cannot add one, so net.impair cannot apply: " + probe.stderr().trim());
     call("net.impair", impair("web", "eth0", 20L, null, null, null));
     InstanceCapabilities.ExecOutput shown = call("instance.exec", exec("web", "tc qdisc show dev eth0", null, null));
     assertThat(shown.stdout()).contains("netem");

@@ -22,10 +22,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The acceptance path on the real incusd, through the capabilities' typed handlers (interim: the
- * CodeMode engine's execute is not available yet). One sandbox lives through create, two containers
- * pinging each other, files, snapshot/restore, publish, extend and pin; a second sandbox with a
- * one-minute TTL is reaped by a restarted runtime, leaving nothing in Incus.
+ * The lifecycle on the real incusd through the capabilities' typed handlers, with the detail an
+ * agent program cannot easily assert (exit codes, stderr, stdin, modes, truncation, snapshot lists);
+ * {@link CodeModeAcceptanceIT} drives the same path through the CodeMode engine. A second sandbox with
+ * a one-minute TTL is reaped by a restarted runtime, leaving nothing in Incus.
  */
 class SandboxLifecycleIT {
   private static final String OPERATOR = "operator";

@@ -1,0 +1,69 @@
+package dev.agentcompute.capabilities;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agentcompute.capabilities.catalog.ImageCatalog;
+import dev.agentcompute.capabilities.compute.ComputeService;
+import dev.agentcompute.capabilities.compute.incus.IncusBackend;
+import dev.agentcompute.capabilities.config.ComputeConfig;
+import dev.agentcompute.codemode.CodeMode;
+import dev.agentcompute.codemode.Context;
+import dev.agentcompute.codemode.Description;
+import dev.agentcompute.codemode.Options;
+import dev.agentcompute.codemode.Server;
+import dev.agentcompute.codemode.authz.Subject;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Every compute capability passes CodeMode's registration rules and describes as the spec says. */
+class CodeModeRegistrationTest {
+  private static Server server;
+  private static final Subject SUBJECT = new Subject("local");
+
+  @BeforeAll
+  static void build() throws Exception {
+    ComputeConfig config = ComputeConfig.defaults();
+    // The backend is never contacted: building and describing do not call handlers.
+    ComputeService service = new ComputeService(IncusBackend.overUnixSocket(Path.of("/nonexistent.sock"), config),
+        config, ImageCatalog.parse("schema_version: 1\nimages: []\n"), Clock.systemUTC(), new SplittableRandom(1));
+    server = CodeModeRegistration.register(
+        CodeMode.builder(Options.builder().authorizer((ctx, request) -> {}).build()),
+        ComputeCapabilities.definitions(service)).build();
+  }
+
+  @AfterAll
+  static void close() {
+    server.close();
+  }
+
+  @Test
+  void signaturesMatchTheOriginal() throws Exception {
+    Description create = server.describe(Context.background(), SUBJECT, "sandbox.create");
+    assertThat(create.signature())
+        .isEqualTo("sandbox.create(*, name: str | None, platform: str | None, ttl_minutes: int | None, "
+            + "pinned: bool | None)");
+    assertThat(server.describe(Context.background(), SUBJECT, "sandbox.list").signature()).isEqualTo("sandbox.list()");
+    assertThat(server.describe(Context.background(), SUBJECT, "instance.exec").signature())
+        .isEqualTo("instance.exec(*, sandbox: str, name: str, command: str, timeout_seconds: int | None, "
+            + "user: str | None, cwd: str | None, stdin: str | None, env: str | None)");
+    assertThat(server.describe(Context.background(), SUBJECT, "net.impair").summary())
+        .isEqualTo("Apply Linux tc netem impairment on a NIC.");
+  }
+
+  @Test
+  void allThirtyCapabilitiesAreDescribed() throws Exception {
+    for (String name : new String[] {"sandbox.create", "sandbox.list", "sandbox.get", "sandbox.extend", "sandbox.pin",
+        "sandbox.delete", "image.list", "instance.create", "instance.list", "instance.get", "instance.delete",
+        "instance.exec", "instance.start", "instance.stop", "instance.restart", "instance.wait", "instance.file.read",
+        "instance.file.write", "instance.snapshot.create", "instance.snapshot.restore", "instance.snapshot.delete",
+        "instance.snapshot.list", "instance.publish", "net.create", "net.list", "net.get", "net.delete", "net.attach",
+        "net.detach", "net.impair"}) {
+      assertThat(server.describe(Context.background(), SUBJECT, name).name()).isEqualTo(name);
+    }
+    assertThat(server.search(Context.background(), SUBJECT, "snapshot").results()).isNotEmpty();
+  }
+}
