@@ -2,11 +2,11 @@ package dev.agentcompute.ovn;
 
 /** The server could not be reached, the connection was lost, or it is not connected right now. */
 public final class OvsdbConnectionException extends OvsdbException {
-    public OvsdbConnectionException(String message, Throwable cause) {
+    OvsdbConnectionException(String message, Throwable cause) {
         super(message, cause);
     }
 
-    public OvsdbConnectionException(String message) {
+    OvsdbConnectionException(String message) {
         super(message, null);
     }
 }

@@ -6,7 +6,7 @@ public final class OvsdbRpcException extends OvsdbException {
     private final String error;
     private final String details;
 
-    public OvsdbRpcException(String method, String error, String details) {
+    OvsdbRpcException(String method, String error, String details) {
         super("ovsdb " + method + " failed: " + error + (details.isEmpty() ? "" : " (" + details + ")"), null);
         this.method = method;
         this.error = error;

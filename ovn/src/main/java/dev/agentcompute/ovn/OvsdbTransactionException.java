@@ -10,7 +10,7 @@ public final class OvsdbTransactionException extends OvsdbException {
     private final String error;
     private final String details;
 
-    public OvsdbTransactionException(int operationIndex, String operation, String error, String details) {
+    OvsdbTransactionException(int operationIndex, String operation, String error, String details) {
         super(describe(operationIndex, operation, error, details), null);
         this.operationIndex = operationIndex;
         this.operation = operation;
