@@ -64,9 +64,10 @@ final class Eval {
   static int exec(EvalFrame fr, Stmt stmt) throws EvalException {
     try {
       fr.thread.step();
-      switch (stmt) {
-        case Stmt.ExprStmt s -> eval(fr, s.x);
-        case Stmt.AssignStmt s -> {
+      switch (stmt.kind) {
+        case Stmt.K_EXPR_STMT -> eval(fr, ((Stmt.ExprStmt) stmt).x);
+        case Stmt.K_ASSIGN_STMT -> {
+          Stmt.AssignStmt s = (Stmt.AssignStmt) stmt;
           if (s.op == Token.EQ) {
             Value v = eval(fr, s.rhs);
             assign(fr, s.lhs, v, s.opPos);
@@ -74,7 +75,8 @@ final class Eval {
             augmented(fr, s);
           }
         }
-        case Stmt.BranchStmt s -> {
+        case Stmt.K_BRANCH_STMT -> {
+          Stmt.BranchStmt s = (Stmt.BranchStmt) stmt;
           if (s.token == Token.BREAK) {
             return BREAK;
           }
@@ -82,7 +84,8 @@ final class Eval {
             return CONTINUE;
           }
         }
-        case Stmt.IfStmt s -> {
+        case Stmt.K_IF_STMT -> {
+          Stmt.IfStmt s = (Stmt.IfStmt) stmt;
           Stmt.IfStmt cur = s;
           while (true) {
             if (eval(fr, cur.cond).truth()) {
@@ -97,10 +100,12 @@ final class Eval {
             return exec(fr, f);
           }
         }
-        case Stmt.ForStmt s -> {
+        case Stmt.K_FOR_STMT -> {
+          Stmt.ForStmt s = (Stmt.ForStmt) stmt;
           return forLoop(fr, s);
         }
-        case Stmt.WhileStmt s -> {
+        case Stmt.K_WHILE_STMT -> {
+          Stmt.WhileStmt s = (Stmt.WhileStmt) stmt;
           while (eval(fr, s.cond).truth()) {
             fr.thread.step();
             int st = exec(fr, s.body);
@@ -112,15 +117,18 @@ final class Eval {
             }
           }
         }
-        case Stmt.DefStmt s -> {
+        case Stmt.K_DEF_STMT -> {
+          Stmt.DefStmt s = (Stmt.DefStmt) stmt;
           StarlarkFunction fn = makeFunction(fr, s.function);
           setVar(fr, s.name, fn);
         }
-        case Stmt.ReturnStmt s -> {
+        case Stmt.K_RETURN_STMT -> {
+          Stmt.ReturnStmt s = (Stmt.ReturnStmt) stmt;
           fr.result = s.result == null ? NoneValue.NONE : eval(fr, s.result);
           return RETURN;
         }
-        case Stmt.LoadStmt s -> load(fr, s);
+        case Stmt.K_LOAD_STMT -> load(fr, (Stmt.LoadStmt) stmt);
+        default -> throw new IllegalStateException("statement kind " + stmt.kind);
       }
       return NORMAL;
     } catch (EvalException ex) {
@@ -204,9 +212,10 @@ final class Eval {
   }
 
   static void assign(EvalFrame fr, Expr lhs, Value v, Position pos) throws EvalException {
-    switch (lhs) {
-      case Ident id -> setVar(fr, id, v);
-      case Expr.IndexExpr e -> {
+    switch (lhs.kind) {
+      case Expr.K_IDENT -> setVar(fr, (Ident) lhs, v);
+      case Expr.K_INDEX_EXPR -> {
+        Expr.IndexExpr e = (Expr.IndexExpr) lhs;
         Value x = eval(fr, e.x);
         Value i = eval(fr, e.y);
         try {
@@ -215,7 +224,8 @@ final class Eval {
           throw positioned(fr, e.lbrack, ex);
         }
       }
-      case Expr.DotExpr e -> {
+      case Expr.K_DOT_EXPR -> {
+        Expr.DotExpr e = (Expr.DotExpr) lhs;
         Value x = eval(fr, e.x);
         try {
           Operators.setField(x, e.name.name, v);
@@ -223,9 +233,9 @@ final class Eval {
           throw positioned(fr, e.dot, ex);
         }
       }
-      case Expr.ParenExpr e -> assign(fr, e.x, v, pos);
-      case Expr.TupleExpr e -> unpack(fr, e.list, v, pos);
-      case Expr.ListExpr e -> unpack(fr, e.list, v, pos);
+      case Expr.K_PAREN_EXPR -> assign(fr, ((Expr.ParenExpr) lhs).x, v, pos);
+      case Expr.K_TUPLE_EXPR -> unpack(fr, ((Expr.TupleExpr) lhs).list, v, pos);
+      case Expr.K_LIST_EXPR -> unpack(fr, ((Expr.ListExpr) lhs).list, v, pos);
       default -> throw new EvalException("can't assign to " + lhs.getClass().getSimpleName());
     }
   }
@@ -389,121 +399,125 @@ final class Eval {
   }
 
   static Value eval(EvalFrame fr, Expr e) throws EvalException {
-    StarlarkThread thread = fr.thread;
     try {
-      thread.step();
+      fr.thread.step();
     } catch (EvalException ex) {
       throw positioned(fr, e.start(), ex);
     }
-    switch (e) {
-      case Ident id -> {
-        return lookup(fr, id);
+    return switch (e.kind) {
+      case Expr.K_IDENT -> lookup(fr, (Ident) e);
+      case Expr.K_LITERAL -> literal((Expr.Literal) e);
+      case Expr.K_BINARY_EXPR -> binary(fr, (Expr.BinaryExpr) e);
+      case Expr.K_CALL_EXPR -> call(fr, (Expr.CallExpr) e);
+      case Expr.K_DOT_EXPR -> dot(fr, (Expr.DotExpr) e);
+      case Expr.K_INDEX_EXPR -> index(fr, (Expr.IndexExpr) e);
+      case Expr.K_UNARY_EXPR -> unary(fr, (Expr.UnaryExpr) e);
+      case Expr.K_PAREN_EXPR -> eval(fr, ((Expr.ParenExpr) e).x);
+      case Expr.K_COND_EXPR -> {
+        Expr.CondExpr c = (Expr.CondExpr) e;
+        yield eval(fr, c.cond).truth() ? eval(fr, c.trueExpr) : eval(fr, c.falseExpr);
       }
-      case Expr.Literal l -> {
-        return literal(l);
-      }
-      case Expr.BinaryExpr b -> {
-        return binary(fr, b);
-      }
-      case Expr.CallExpr c -> {
-        return call(fr, c);
-      }
-      case Expr.DotExpr d -> {
-        Value x = eval(fr, d.x);
-        try {
-          return Operators.getAttr(x, d.name.name);
-        } catch (EvalException ex) {
-          throw positioned(fr, d.dot, ex);
-        }
-      }
-      case Expr.IndexExpr ix -> {
-        Value x = eval(fr, ix.x);
-        Value y = eval(fr, ix.y);
-        try {
-          return Operators.index(x, y);
-        } catch (EvalException ex) {
-          throw positioned(fr, ix.lbrack, ex);
-        }
-      }
-      case Expr.UnaryExpr u -> {
-        Value x = eval(fr, u.x);
-        if (u.op == Token.NOT) {
-          return Bool.of(!x.truth());
-        }
-        try {
-          return Operators.unary(u.op, x);
-        } catch (EvalException ex) {
-          throw positioned(fr, u.opPos, ex);
-        }
-      }
-      case Expr.ParenExpr p -> {
-        return eval(fr, p.x);
-      }
-      case Expr.CondExpr c -> {
-        return eval(fr, c.cond).truth() ? eval(fr, c.trueExpr) : eval(fr, c.falseExpr);
-      }
-      case Expr.TupleExpr t -> {
-        List<Expr> list = t.list;
-        int n = list.size();
-        if (n == 0) {
-          return Tuple.EMPTY;
-        }
-        Value[] vals = new Value[n];
-        for (int i = 0; i < n; i++) {
-          vals[i] = eval(fr, list.get(i));
-        }
-        return Tuple.wrap(vals);
-      }
-      case Expr.ListExpr l -> {
-        List<Expr> list = l.list;
-        ArrayList<Value> vals = new ArrayList<>(list.size());
-        for (int i = 0, n = list.size(); i < n; i++) {
-          vals.add(eval(fr, list.get(i)));
-        }
-        return StarlarkList.wrap(vals);
-      }
-      case Expr.DictExpr d -> {
-        Dict dict = new Dict();
-        for (Expr.DictEntry entry : d.list) {
-          Value k = eval(fr, entry.key);
-          Value v = eval(fr, entry.value);
-          try {
-            if (dict.containsKey(k)) {
-              throw new EvalException("duplicate key: " + Operators.repr(k));
-            }
-            dict.put(k, v);
-          } catch (EvalException ex) {
-            throw positioned(fr, entry.colon, ex);
-          }
-        }
-        return dict;
-      }
-      case Expr.SliceExpr s -> {
-        Value x = eval(fr, s.x);
-        Value lo = s.lo == null ? NoneValue.NONE : eval(fr, s.lo);
-        Value hi = s.hi == null ? NoneValue.NONE : eval(fr, s.hi);
-        Value step = s.step == null ? NoneValue.NONE : eval(fr, s.step);
-        try {
-          return Operators.slice(x, lo, hi, step);
-        } catch (EvalException ex) {
-          throw positioned(fr, s.lbrack, ex);
-        }
-      }
-      case Expr.Comprehension c -> {
-        if (c.curly) {
-          Dict d = new Dict();
-          comprehension(fr, c, 0, d, null);
-          return d;
-        }
-        ArrayList<Value> out = new ArrayList<>();
-        comprehension(fr, c, 0, null, out);
-        return StarlarkList.wrap(out);
-      }
-      case Expr.LambdaExpr l -> {
-        return makeFunction(fr, l.function);
-      }
-      case Expr.DictEntry d -> throw new IllegalStateException("dict entry outside dict");
+      case Expr.K_TUPLE_EXPR -> tuple(fr, (Expr.TupleExpr) e);
+      case Expr.K_LIST_EXPR -> list(fr, (Expr.ListExpr) e);
+      case Expr.K_DICT_EXPR -> dict(fr, (Expr.DictExpr) e);
+      case Expr.K_SLICE_EXPR -> slice(fr, (Expr.SliceExpr) e);
+      case Expr.K_COMPREHENSION -> comprehension(fr, (Expr.Comprehension) e);
+      case Expr.K_LAMBDA_EXPR -> makeFunction(fr, ((Expr.LambdaExpr) e).function);
+      default -> throw new IllegalStateException("dict entry outside dict");
+    };
+  }
+
+  private static Value dot(EvalFrame fr, Expr.DotExpr d) throws EvalException {
+    Value x = eval(fr, d.x);
+    try {
+      return Operators.getAttr(x, d.name.name);
+    } catch (EvalException ex) {
+      throw positioned(fr, d.dot, ex);
     }
+  }
+
+  private static Value index(EvalFrame fr, Expr.IndexExpr ix) throws EvalException {
+    Value x = eval(fr, ix.x);
+    Value y = eval(fr, ix.y);
+    try {
+      return Operators.index(x, y);
+    } catch (EvalException ex) {
+      throw positioned(fr, ix.lbrack, ex);
+    }
+  }
+
+  private static Value unary(EvalFrame fr, Expr.UnaryExpr u) throws EvalException {
+    Value x = eval(fr, u.x);
+    if (u.op == Token.NOT) {
+      return Bool.of(!x.truth());
+    }
+    try {
+      return Operators.unary(u.op, x);
+    } catch (EvalException ex) {
+      throw positioned(fr, u.opPos, ex);
+    }
+  }
+
+  private static Value tuple(EvalFrame fr, Expr.TupleExpr t) throws EvalException {
+    List<Expr> list = t.list;
+    int n = list.size();
+    if (n == 0) {
+      return Tuple.EMPTY;
+    }
+    Value[] vals = new Value[n];
+    for (int i = 0; i < n; i++) {
+      vals[i] = eval(fr, list.get(i));
+    }
+    return Tuple.wrap(vals);
+  }
+
+  private static Value list(EvalFrame fr, Expr.ListExpr l) throws EvalException {
+    List<Expr> list = l.list;
+    ArrayList<Value> vals = new ArrayList<>(list.size());
+    for (int i = 0, n = list.size(); i < n; i++) {
+      vals.add(eval(fr, list.get(i)));
+    }
+    return StarlarkList.wrap(vals);
+  }
+
+  private static Value dict(EvalFrame fr, Expr.DictExpr d) throws EvalException {
+    Dict dict = new Dict();
+    for (Expr.DictEntry entry : d.list) {
+      Value k = eval(fr, entry.key);
+      Value v = eval(fr, entry.value);
+      try {
+        if (dict.containsKey(k)) {
+          throw new EvalException("duplicate key: " + Operators.repr(k));
+        }
+        dict.put(k, v);
+      } catch (EvalException ex) {
+        throw positioned(fr, entry.colon, ex);
+      }
+    }
+    return dict;
+  }
+
+  private static Value slice(EvalFrame fr, Expr.SliceExpr s) throws EvalException {
+    Value x = eval(fr, s.x);
+    Value lo = s.lo == null ? NoneValue.NONE : eval(fr, s.lo);
+    Value hi = s.hi == null ? NoneValue.NONE : eval(fr, s.hi);
+    Value step = s.step == null ? NoneValue.NONE : eval(fr, s.step);
+    try {
+      return Operators.slice(x, lo, hi, step);
+    } catch (EvalException ex) {
+      throw positioned(fr, s.lbrack, ex);
+    }
+  }
+
+  private static Value comprehension(EvalFrame fr, Expr.Comprehension c) throws EvalException {
+    if (c.curly) {
+      Dict d = new Dict();
+      comprehension(fr, c, 0, d, null);
+      return d;
+    }
+    ArrayList<Value> out = new ArrayList<>();
+    comprehension(fr, c, 0, null, out);
+    return StarlarkList.wrap(out);
   }
 
   private static Value binary(EvalFrame fr, Expr.BinaryExpr b) throws EvalException {
@@ -542,25 +556,24 @@ final class Eval {
       }
       return;
     }
-    switch (c.clauses.get(i)) {
-      case Expr.ForClause fc -> {
-        Value x = eval(fr, fc.x());
-        Iterator it = iterate(fr, x, fc.forPos());
-        try {
-          Value v;
-          while ((v = it.next()) != null) {
-            fr.thread.step();
-            assign(fr, fc.vars(), v, fc.forPos());
-            comprehension(fr, c, i + 1, dict, list);
-          }
-        } finally {
-          it.close();
-        }
-      }
-      case Expr.IfClause ic -> {
-        if (eval(fr, ic.cond()).truth()) {
+    Expr.Clause clause = c.clauses.get(i);
+    if (clause instanceof Expr.ForClause fc) {
+      Value x = eval(fr, fc.x());
+      Iterator it = iterate(fr, x, fc.forPos());
+      try {
+        Value v;
+        while ((v = it.next()) != null) {
+          fr.thread.step();
+          assign(fr, fc.vars(), v, fc.forPos());
           comprehension(fr, c, i + 1, dict, list);
         }
+      } finally {
+        it.close();
+      }
+    } else {
+      Expr.IfClause ic = (Expr.IfClause) clause;
+      if (eval(fr, ic.cond()).truth()) {
+        comprehension(fr, c, i + 1, dict, list);
       }
     }
   }

@@ -7,6 +7,31 @@ public abstract sealed class Expr implements Node
     permits Ident, Expr.Literal, Expr.ListExpr, Expr.TupleExpr, Expr.DictExpr, Expr.DictEntry,
         Expr.UnaryExpr, Expr.BinaryExpr, Expr.CondExpr, Expr.IndexExpr, Expr.SliceExpr,
         Expr.DotExpr, Expr.CallExpr, Expr.LambdaExpr, Expr.ParenExpr, Expr.Comprehension {
+  /** Node kind constants, for fast dispatch in the evaluator. */
+  public static final int K_IDENT = 0;
+  public static final int K_LITERAL = 1;
+  public static final int K_LIST_EXPR = 2;
+  public static final int K_TUPLE_EXPR = 3;
+  public static final int K_DICT_EXPR = 4;
+  public static final int K_DICT_ENTRY = 5;
+  public static final int K_UNARY_EXPR = 6;
+  public static final int K_BINARY_EXPR = 7;
+  public static final int K_COND_EXPR = 8;
+  public static final int K_INDEX_EXPR = 9;
+  public static final int K_SLICE_EXPR = 10;
+  public static final int K_DOT_EXPR = 11;
+  public static final int K_CALL_EXPR = 12;
+  public static final int K_LAMBDA_EXPR = 13;
+  public static final int K_PAREN_EXPR = 14;
+  public static final int K_COMPREHENSION = 15;
+
+  /** This node's K_* constant. */
+  public final int kind;
+
+  Expr(int kind) {
+    this.kind = kind;
+  }
+
 
   /** An int, float, string or bytes literal. value: Long, BigInteger, Double, String or byte[]. */
   public static final class Literal extends Expr {
@@ -18,6 +43,7 @@ public abstract sealed class Expr implements Node
     public Object cached;
 
     public Literal(Token token, Position pos, String raw, Object value) {
+      super(K_LITERAL);
       this.token = token;
       this.pos = pos;
       this.raw = raw;
@@ -35,6 +61,7 @@ public abstract sealed class Expr implements Node
     public final List<Expr> list;
 
     public ListExpr(Position lbrack, List<Expr> list) {
+      super(K_LIST_EXPR);
       this.lbrack = lbrack;
       this.list = list;
     }
@@ -50,6 +77,7 @@ public abstract sealed class Expr implements Node
     public final List<Expr> list;
 
     public TupleExpr(Position lparen, List<Expr> list) {
+      super(K_TUPLE_EXPR);
       this.lparen = lparen;
       this.list = list;
     }
@@ -65,6 +93,7 @@ public abstract sealed class Expr implements Node
     public final List<DictEntry> list;
 
     public DictExpr(Position lbrace, List<DictEntry> list) {
+      super(K_DICT_EXPR);
       this.lbrace = lbrace;
       this.list = list;
     }
@@ -81,6 +110,7 @@ public abstract sealed class Expr implements Node
     public final Expr value;
 
     public DictEntry(Expr key, Position colon, Expr value) {
+      super(K_DICT_ENTRY);
       this.key = key;
       this.colon = colon;
       this.value = value;
@@ -98,6 +128,7 @@ public abstract sealed class Expr implements Node
     public final Expr x; // null for a bare '*' parameter
 
     public UnaryExpr(Position opPos, Token op, Expr x) {
+      super(K_UNARY_EXPR);
       this.opPos = opPos;
       this.op = op;
       this.x = x;
@@ -116,6 +147,7 @@ public abstract sealed class Expr implements Node
     public final Expr y;
 
     public BinaryExpr(Expr x, Position opPos, Token op, Expr y) {
+      super(K_BINARY_EXPR);
       this.x = x;
       this.opPos = opPos;
       this.op = op;
@@ -135,6 +167,7 @@ public abstract sealed class Expr implements Node
     public final Expr falseExpr;
 
     public CondExpr(Position ifPos, Expr cond, Expr trueExpr, Expr falseExpr) {
+      super(K_COND_EXPR);
       this.ifPos = ifPos;
       this.cond = cond;
       this.trueExpr = trueExpr;
@@ -153,6 +186,7 @@ public abstract sealed class Expr implements Node
     public final Expr y;
 
     public IndexExpr(Expr x, Position lbrack, Expr y) {
+      super(K_INDEX_EXPR);
       this.x = x;
       this.lbrack = lbrack;
       this.y = y;
@@ -172,6 +206,7 @@ public abstract sealed class Expr implements Node
     public final Expr step;
 
     public SliceExpr(Expr x, Position lbrack, Expr lo, Expr hi, Expr step) {
+      super(K_SLICE_EXPR);
       this.x = x;
       this.lbrack = lbrack;
       this.lo = lo;
@@ -191,6 +226,7 @@ public abstract sealed class Expr implements Node
     public final Ident name;
 
     public DotExpr(Expr x, Position dot, Ident name) {
+      super(K_DOT_EXPR);
       this.x = x;
       this.dot = dot;
       this.name = name;
@@ -213,6 +249,7 @@ public abstract sealed class Expr implements Node
     public boolean hasStarStar;
 
     public CallExpr(Expr fn, Position lparen, List<Expr> args, Position rparen) {
+      super(K_CALL_EXPR);
       this.fn = fn;
       this.lparen = lparen;
       this.args = args;
@@ -232,6 +269,7 @@ public abstract sealed class Expr implements Node
     public Function function;
 
     public LambdaExpr(Position lambda, List<Expr> params, Expr body) {
+      super(K_LAMBDA_EXPR);
       this.lambda = lambda;
       this.params = params;
       this.body = body;
@@ -248,6 +286,7 @@ public abstract sealed class Expr implements Node
     public final Expr x;
 
     public ParenExpr(Position lparen, Expr x) {
+      super(K_PAREN_EXPR);
       this.lparen = lparen;
       this.x = x;
     }
@@ -266,6 +305,7 @@ public abstract sealed class Expr implements Node
     public final List<Clause> clauses;
 
     public Comprehension(boolean curly, Position lbrack, Expr body, List<Clause> clauses) {
+      super(K_COMPREHENSION);
       this.curly = curly;
       this.lbrack = lbrack;
       this.body = body;

@@ -7,6 +7,7 @@ public final class Ident extends Expr {
   public Binding binding;
 
   public Ident(Position pos, String name) {
+    super(K_IDENT);
     this.pos = pos;
     this.name = name;
   }

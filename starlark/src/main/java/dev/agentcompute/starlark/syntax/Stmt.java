@@ -6,11 +6,30 @@ import java.util.List;
 public abstract sealed class Stmt implements Node
     permits Stmt.ExprStmt, Stmt.AssignStmt, Stmt.BranchStmt, Stmt.IfStmt, Stmt.ForStmt,
         Stmt.WhileStmt, Stmt.DefStmt, Stmt.ReturnStmt, Stmt.LoadStmt {
+  /** Node kind constants, for fast dispatch in the evaluator. */
+  public static final int K_EXPR_STMT = 0;
+  public static final int K_ASSIGN_STMT = 1;
+  public static final int K_BRANCH_STMT = 2;
+  public static final int K_IF_STMT = 3;
+  public static final int K_FOR_STMT = 4;
+  public static final int K_WHILE_STMT = 5;
+  public static final int K_DEF_STMT = 6;
+  public static final int K_RETURN_STMT = 7;
+  public static final int K_LOAD_STMT = 8;
+
+  /** This node's K_* constant. */
+  public final int kind;
+
+  Stmt(int kind) {
+    this.kind = kind;
+  }
+
 
   public static final class ExprStmt extends Stmt {
     public final Expr x;
 
     public ExprStmt(Expr x) {
+      super(K_EXPR_STMT);
       this.x = x;
     }
 
@@ -28,6 +47,7 @@ public abstract sealed class Stmt implements Node
     public final Expr rhs;
 
     public AssignStmt(Position opPos, Token op, Expr lhs, Expr rhs) {
+      super(K_ASSIGN_STMT);
       this.opPos = opPos;
       this.op = op;
       this.lhs = lhs;
@@ -46,6 +66,7 @@ public abstract sealed class Stmt implements Node
     public final Position pos;
 
     public BranchStmt(Token token, Position pos) {
+      super(K_BRANCH_STMT);
       this.token = token;
       this.pos = pos;
     }
@@ -63,6 +84,7 @@ public abstract sealed class Stmt implements Node
     public List<Stmt> falseBody;
 
     public IfStmt(Position ifPos, Expr cond, List<Stmt> trueBody, List<Stmt> falseBody) {
+      super(K_IF_STMT);
       this.ifPos = ifPos;
       this.cond = cond;
       this.trueBody = trueBody;
@@ -82,6 +104,7 @@ public abstract sealed class Stmt implements Node
     public final List<Stmt> body;
 
     public ForStmt(Position forPos, Expr vars, Expr x, List<Stmt> body) {
+      super(K_FOR_STMT);
       this.forPos = forPos;
       this.vars = vars;
       this.x = x;
@@ -100,6 +123,7 @@ public abstract sealed class Stmt implements Node
     public final List<Stmt> body;
 
     public WhileStmt(Position whilePos, Expr cond, List<Stmt> body) {
+      super(K_WHILE_STMT);
       this.whilePos = whilePos;
       this.cond = cond;
       this.body = body;
@@ -119,6 +143,7 @@ public abstract sealed class Stmt implements Node
     public Function function;
 
     public DefStmt(Position def, Ident name, List<Expr> params, List<Stmt> body) {
+      super(K_DEF_STMT);
       this.def = def;
       this.name = name;
       this.params = params;
@@ -136,6 +161,7 @@ public abstract sealed class Stmt implements Node
     public final Expr result; // may be null
 
     public ReturnStmt(Position returnPos, Expr result) {
+      super(K_RETURN_STMT);
       this.returnPos = returnPos;
       this.result = result;
     }
@@ -154,6 +180,7 @@ public abstract sealed class Stmt implements Node
     public final List<Ident> from;
 
     public LoadStmt(Position load, Expr.Literal module, List<Ident> to, List<Ident> from) {
+      super(K_LOAD_STMT);
       this.load = load;
       this.module = module;
       this.to = to;
