@@ -287,4 +287,63 @@ class BridgeErrorsIT {
         "instance \"idle\" in sandbox \"" + sb + "\" is not running");
     call("instance.delete", new InstanceCapabilities.RefInput(sb, "idle"));
   }
+
+  @Test
+  void theSandboxProjectCarriesExactlyTheRestrictedKeys() {
+    IncusInspector incus = new IncusInspector(IncusHarness.socket());
+    tools.jackson.databind.JsonNode config = incus.query("/1.0/projects/ac-" + sb).path("config");
+    java.util.Map<String, String> actual = new java.util.TreeMap<>();
+    config.properties().forEach(e -> actual.put(e.getKey(), e.getValue().asString()));
+    String bridge = actual.get("user.agentcompute.network.default");
+    assertThat(bridge).matches("ac[0-9a-f]{8}");
+    java.util.Map<String, String> expected = new java.util.TreeMap<>(java.util.Map.ofEntries(
+        java.util.Map.entry("features.images", "true"), java.util.Map.entry("features.profiles", "true"),
+        java.util.Map.entry("features.networks", "false"), java.util.Map.entry("restricted", "true"),
+        java.util.Map.entry("restricted.containers.nesting", "block"),
+        java.util.Map.entry("restricted.containers.privilege", "unprivileged"),
+        java.util.Map.entry("restricted.containers.lowlevel", "block"),
+        java.util.Map.entry("restricted.cluster.target", "allow"), java.util.Map.entry("restricted.snapshots", "allow"),
+        java.util.Map.entry("restricted.devices.nic", "managed"), java.util.Map.entry("restricted.devices.disk", "managed"),
+        java.util.Map.entry("restricted.devices.gpu", "block"), java.util.Map.entry("restricted.devices.pci", "block"),
+        java.util.Map.entry("restricted.devices.proxy", "block"), java.util.Map.entry("restricted.devices.usb", "block"),
+        java.util.Map.entry("restricted.devices.unix-block", "block"),
+        java.util.Map.entry("restricted.devices.unix-char", "block"),
+        java.util.Map.entry("restricted.devices.unix-hotplug", "block"),
+        java.util.Map.entry("restricted.devices.infiniband", "block"),
+        java.util.Map.entry("restricted.networks.access", bridge),
+        java.util.Map.entry("user.agentcompute.host", "none"),
+        java.util.Map.entry("user.agentcompute.network.default", bridge),
+        java.util.Map.entry("user.agentcompute.version", "1"),
+        java.util.Map.entry("user.agentcompute.subject", OPERATOR)));
+    // Incus itself fills in the storage features a new project does not name; we never write them.
+    actual.remove("features.storage.buckets");
+    actual.remove("features.storage.volumes");
+    actual.remove("user.agentcompute.created_at");
+    actual.remove("user.agentcompute.expires_at");
+    assertThat(actual).isEqualTo(expected);
+    tools.jackson.databind.JsonNode network = incus.query("/1.0/networks/" + bridge);
+    assertThat(network.path("config").path("user.agentcompute.sandbox").asString()).isEqualTo(sb);
+    assertThat(network.path("config").path("ipv4.address").asString()).startsWith("10.211.");
+    assertThat(network.path("config").path("ipv6.address").asString()).isEqualTo("none");
+  }
+
+  @Test
+  void startupReconciliationNamesAMissingAliasAndReadinessReflectsTheDaemon() {
+    ComputeConfig config = IncusHarness.config();
+    IncusBackend backend = IncusBackend.overUnixSocket(IncusHarness.socket(), config);
+    backend.reconcileCatalog(ImageCatalog.load(config.catalogFile()));
+    String alias = IncusHarness.uniqueName("missing");
+    assertThatThrownBy(() -> backend.reconcileCatalog(ImageCatalog.parse("""
+        schema_version: 1
+        images:
+          - {name: ghost, os: x, version: "1", kind: container, kinds: [container], alias: %s,
+             cpus: 1, memory_mb: 64, disk_gb: 1}
+        """.formatted(alias))))
+        .isInstanceOf(dev.agentcompute.capabilities.catalog.CatalogException.class)
+        .hasMessage("catalog image \"ghost\": alias \"" + alias + "\" is missing from Incus project \"default\"");
+    assertThat(runtime.ready()).isTrue();
+    assertThat(IncusBackend.overUnixSocket(java.nio.file.Path.of("/nonexistent/unix.socket"), config).ready()).isFalse();
+    assertThat(IncusBackend.overUnixSocket(IncusHarness.socket(), config.withStoragePool("no-such-pool")).ready())
+        .isFalse();
+  }
 }
