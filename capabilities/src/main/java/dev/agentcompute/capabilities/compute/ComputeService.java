@@ -108,6 +108,10 @@ public final class ComputeService {
         if (e.kind() == BackendException.Kind.CONFLICT) {
           throw Errors.sandboxExists(name);
         }
+        rollBack(name, e);
+        throw e;
+      } catch (RuntimeException e) {
+        rollBack(name, e);
         throw e;
       }
       Optional<Network> network = backend.listNetworks(sandbox).stream()
@@ -117,6 +121,15 @@ public final class ComputeService {
       }
       return new Created(sandbox, network);
     });
+  }
+
+  /** A creation that failed half-way leaves nothing behind (what was created is deleted again). */
+  private void rollBack(String name, RuntimeException failure) {
+    try {
+      backend.deleteSandbox(name);
+    } catch (RuntimeException cleanup) {
+      failure.addSuppressed(cleanup);
+    }
   }
 
   private boolean mayPin(String subject) {
