@@ -385,14 +385,18 @@ final class Eval {
   static Value literal(Expr.Literal l) {
     Object c = l.cached;
     if (c == null) {
-      c = switch (l.value) {
-        case Long n -> StarlarkInt.of(n);
-        case BigInteger n -> StarlarkInt.of(n);
-        case Double d -> StarlarkFloat.of(d);
-        case String s -> StarlarkString.of(s);
-        case byte[] b -> StarlarkBytes.of(b);
-        default -> throw new IllegalStateException("literal " + l.value);
-      };
+      Object v = l.value;
+      if (v instanceof Long n) {
+        c = StarlarkInt.of(n);
+      } else if (v instanceof BigInteger n) {
+        c = StarlarkInt.of(n);
+      } else if (v instanceof Double d) {
+        c = StarlarkFloat.of(d);
+      } else if (v instanceof String str) {
+        c = StarlarkString.of(str);
+      } else {
+        c = StarlarkBytes.of((byte[]) v);
+      }
       l.cached = c;
     }
     return (Value) c;

@@ -77,10 +77,8 @@ public final class Resolver {
     r.resolveLocalUses(r.file);
     r.resolveNonLocalUses(r.file);
     if (!r.errors.isEmpty()) {
-      List<SyntaxError.Item> sorted = new ArrayList<>(r.errors);
-      sorted.sort(java.util.Comparator.comparingInt((SyntaxError.Item i) -> i.pos().line())
-          .thenComparingInt(i -> i.pos().col()));
-      throw new SyntaxError(sorted);
+      // In discovery order, as starlark-go reports them (the first is what embedders show).
+      throw new SyntaxError(r.errors);
     }
   }
 
@@ -255,14 +253,16 @@ public final class Resolver {
   }
 
   private void stmt(Stmt stmt) {
-    switch (stmt) {
-      case Stmt.ExprStmt s -> expr(s.x);
-      case Stmt.BranchStmt s -> {
+    switch (stmt.kind) {
+      case Stmt.K_EXPR_STMT -> expr(((Stmt.ExprStmt) stmt).x);
+      case Stmt.K_BRANCH_STMT -> {
+        Stmt.BranchStmt s = (Stmt.BranchStmt) stmt;
         if (loops == 0 && (s.token == Token.BREAK || s.token == Token.CONTINUE)) {
           errorf(s.pos, s.token + " not in a loop");
         }
       }
-      case Stmt.IfStmt s -> {
+      case Stmt.K_IF_STMT -> {
+        Stmt.IfStmt s = (Stmt.IfStmt) stmt;
         if (!dialect.topLevelControl() && container().function == null) {
           errorf(s.ifPos, "if statement not within a function");
         }
@@ -272,17 +272,20 @@ public final class Resolver {
         stmts(s.falseBody);
         inConditional--;
       }
-      case Stmt.AssignStmt s -> {
+      case Stmt.K_ASSIGN_STMT -> {
+        Stmt.AssignStmt s = (Stmt.AssignStmt) stmt;
         expr(s.rhs);
         assign(s.lhs, s.op != Token.EQ);
       }
-      case Stmt.DefStmt s -> {
+      case Stmt.K_DEF_STMT -> {
+        Stmt.DefStmt s = (Stmt.DefStmt) stmt;
         bind(s.name);
         Function fn = new Function(s.name.name, s.def, s.params, s.body);
         s.function = fn;
         function(fn);
       }
-      case Stmt.ForStmt s -> {
+      case Stmt.K_FOR_STMT -> {
+        Stmt.ForStmt s = (Stmt.ForStmt) stmt;
         if (!dialect.topLevelControl() && container().function == null) {
           errorf(s.forPos, "for loop not within a function");
         }
@@ -292,7 +295,8 @@ public final class Resolver {
         stmts(s.body);
         loops--;
       }
-      case Stmt.WhileStmt s -> {
+      case Stmt.K_WHILE_STMT -> {
+        Stmt.WhileStmt s = (Stmt.WhileStmt) stmt;
         if (!dialect.whileLoops()) {
           errorf(s.whilePos, DOESNT + "while loops");
         }
@@ -304,7 +308,8 @@ public final class Resolver {
         stmts(s.body);
         loops--;
       }
-      case Stmt.ReturnStmt s -> {
+      case Stmt.K_RETURN_STMT -> {
+        Stmt.ReturnStmt s = (Stmt.ReturnStmt) stmt;
         if (container().function == null) {
           errorf(s.returnPos, "return statement not within a function");
         }
@@ -312,7 +317,8 @@ public final class Resolver {
           expr(s.result);
         }
       }
-      case Stmt.LoadStmt s -> {
+      case Stmt.K_LOAD_STMT -> {
+        Stmt.LoadStmt s = (Stmt.LoadStmt) stmt;
         if (container().function != null) {
           errorf(s.load, "load statement within a function");
         } else if (loops > 0) {
@@ -337,20 +343,23 @@ public final class Resolver {
           }
         }
       }
+      default -> throw new IllegalStateException("statement kind " + stmt.kind);
     }
   }
 
   private int inConditional;
 
   private void assign(Expr lhs, boolean isAugmented) {
-    switch (lhs) {
-      case Ident id -> bind(id);
-      case Expr.IndexExpr e -> {
+    switch (lhs.kind) {
+      case Expr.K_IDENT -> bind((Ident) lhs);
+      case Expr.K_INDEX_EXPR -> {
+        Expr.IndexExpr e = (Expr.IndexExpr) lhs;
         expr(e.x);
         expr(e.y);
       }
-      case Expr.DotExpr e -> expr(e.x);
-      case Expr.TupleExpr e -> {
+      case Expr.K_DOT_EXPR -> expr(((Expr.DotExpr) lhs).x);
+      case Expr.K_TUPLE_EXPR -> {
+        Expr.TupleExpr e = (Expr.TupleExpr) lhs;
         if (isAugmented) {
           errorf(e.start(), "can't use tuple expression in augmented assignment");
         }
@@ -358,7 +367,8 @@ public final class Resolver {
           assign(x, isAugmented);
         }
       }
-      case Expr.ListExpr e -> {
+      case Expr.K_LIST_EXPR -> {
+        Expr.ListExpr e = (Expr.ListExpr) lhs;
         if (isAugmented) {
           errorf(e.start(), "can't use list expression in augmented assignment");
         }
@@ -366,35 +376,40 @@ public final class Resolver {
           assign(x, isAugmented);
         }
       }
-      case Expr.ParenExpr e -> assign(e.x, isAugmented);
+      case Expr.K_PAREN_EXPR -> assign(((Expr.ParenExpr) lhs).x, isAugmented);
       default -> errorf(lhs.start(), "can't assign to " + lhs.getClass().getSimpleName().toLowerCase());
     }
   }
 
   private void expr(Expr e) {
-    switch (e) {
-      case Ident id -> use(id);
-      case Expr.Literal l -> {
+    switch (e.kind) {
+      case Expr.K_IDENT -> use((Ident) e);
+      case Expr.K_LITERAL -> {
       }
-      case Expr.ListExpr l -> {
+      case Expr.K_LIST_EXPR -> {
+        Expr.ListExpr l = (Expr.ListExpr) e;
         for (Expr x : l.list) {
           expr(x);
         }
       }
-      case Expr.CondExpr c -> {
+      case Expr.K_COND_EXPR -> {
+        Expr.CondExpr c = (Expr.CondExpr) e;
         expr(c.cond);
         expr(c.trueExpr);
         expr(c.falseExpr);
       }
-      case Expr.IndexExpr i -> {
+      case Expr.K_INDEX_EXPR -> {
+        Expr.IndexExpr i = (Expr.IndexExpr) e;
         expr(i.x);
         expr(i.y);
       }
-      case Expr.DictEntry d -> {
+      case Expr.K_DICT_ENTRY -> {
+        Expr.DictEntry d = (Expr.DictEntry) e;
         expr(d.key);
         expr(d.value);
       }
-      case Expr.SliceExpr s -> {
+      case Expr.K_SLICE_EXPR -> {
+        Expr.SliceExpr s = (Expr.SliceExpr) e;
         expr(s.x);
         if (s.lo != null) {
           expr(s.lo);
@@ -406,48 +421,54 @@ public final class Resolver {
           expr(s.step);
         }
       }
-      case Expr.Comprehension c -> {
+      case Expr.K_COMPREHENSION -> {
+        Expr.Comprehension c = (Expr.Comprehension) e;
         Expr.ForClause first = (Expr.ForClause) c.clauses.get(0);
         expr(first.x());
         push(new Block(env, null));
         assign(first.vars(), false);
         for (int i = 1; i < c.clauses.size(); i++) {
-          switch (c.clauses.get(i)) {
-            case Expr.IfClause ic -> expr(ic.cond());
-            case Expr.ForClause fc -> {
-              assign(fc.vars(), false);
-              expr(fc.x());
-            }
+          if (c.clauses.get(i) instanceof Expr.IfClause ic) {
+            expr(ic.cond());
+          } else {
+            Expr.ForClause fc = (Expr.ForClause) c.clauses.get(i);
+            assign(fc.vars(), false);
+            expr(fc.x());
           }
         }
         expr(c.body);
         pop();
       }
-      case Expr.TupleExpr t -> {
+      case Expr.K_TUPLE_EXPR -> {
+        Expr.TupleExpr t = (Expr.TupleExpr) e;
         for (Expr x : t.list) {
           expr(x);
         }
       }
-      case Expr.DictExpr d -> {
+      case Expr.K_DICT_EXPR -> {
+        Expr.DictExpr d = (Expr.DictExpr) e;
         for (Expr.DictEntry entry : d.list) {
           expr(entry.key);
           expr(entry.value);
         }
       }
-      case Expr.UnaryExpr u -> expr(u.x);
-      case Expr.BinaryExpr b -> {
+      case Expr.K_UNARY_EXPR -> expr(((Expr.UnaryExpr) e).x);
+      case Expr.K_BINARY_EXPR -> {
+        Expr.BinaryExpr b = (Expr.BinaryExpr) e;
         expr(b.x);
         expr(b.y);
       }
-      case Expr.DotExpr d -> expr(d.x);
-      case Expr.CallExpr call -> callExpr(call);
-      case Expr.LambdaExpr l -> {
+      case Expr.K_DOT_EXPR -> expr(((Expr.DotExpr) e).x);
+      case Expr.K_CALL_EXPR -> callExpr((Expr.CallExpr) e);
+      case Expr.K_LAMBDA_EXPR -> {
+        Expr.LambdaExpr l = (Expr.LambdaExpr) e;
         Function fn = new Function("lambda", l.lambda, l.params,
             List.of(new Stmt.ReturnStmt(null, l.body)));
         l.function = fn;
         function(fn);
       }
-      case Expr.ParenExpr p -> expr(p.x);
+      case Expr.K_PAREN_EXPR -> expr(((Expr.ParenExpr) e).x);
+      default -> throw new IllegalStateException("expression kind " + e.kind);
     }
   }
 
@@ -524,8 +545,9 @@ public final class Resolver {
     Ident starStar = null;
     int numKwonly = 0;
     for (Expr param : function.params) {
-      switch (param) {
-        case Ident id -> {
+      switch (param.kind) {
+        case Expr.K_IDENT -> {
+          Ident id = (Ident) param;
           if (starStar != null) {
             errorf(id.pos, "required parameter may not follow **" + starStar.name);
           } else if (star != null) {
@@ -537,7 +559,8 @@ public final class Resolver {
             errorf(id.pos, "duplicate parameter: " + id.name);
           }
         }
-        case Expr.BinaryExpr bin -> {
+        case Expr.K_BINARY_EXPR -> {
+          Expr.BinaryExpr bin = (Expr.BinaryExpr) param;
           if (starStar != null) {
             errorf(bin.opPos, "optional parameter may not follow **" + starStar.name);
           } else if (star != null) {
@@ -549,7 +572,8 @@ public final class Resolver {
           }
           seenOptional = true;
         }
-        case Expr.UnaryExpr u -> {
+        case Expr.K_UNARY_EXPR -> {
+          Expr.UnaryExpr u = (Expr.UnaryExpr) param;
           if (u.op == Token.STAR) {
             if (starStar != null) {
               errorf(u.opPos, "* parameter may not follow **" + starStar.name);
