@@ -70,8 +70,13 @@ final class ExecSession {
                                 + (socket.failure() == null ? "" : ": " + socket.failure()), socket.failure());
                     }
                 }
-                if (request.stdin().length > 0) {
-                    stdin.send(request.stdin());
+                // A command that does not read stdin may already be gone, its sockets closed.
+                if (request.stdin().length > 0 && stdin.isOpen()) {
+                    try {
+                        stdin.send(request.stdin());
+                    } catch (org.java_websocket.exceptions.WebsocketNotConnectedException gone) {
+                        // Nothing to deliver to any more; the exit code tells what happened.
+                    }
                 }
                 stdin.close();
                 if (!awaitOutputs(out, err, deadline)) {

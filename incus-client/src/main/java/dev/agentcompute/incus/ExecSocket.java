@@ -21,6 +21,7 @@ final class ExecSocket extends WebSocketClient {
     private final CountDownLatch opened = new CountDownLatch(1);
     private final CountDownLatch closed = new CountDownLatch(1);
     private volatile Exception failure;
+    private volatile boolean handshakeDone;
 
     ExecSocket(URI uri, SocketFactory sockets, boolean verifyHostname, BoundedCapture sink) {
         super(uri);
@@ -41,6 +42,7 @@ final class ExecSocket extends WebSocketClient {
 
     @Override
     public void onOpen(ServerHandshake handshake) {
+        handshakeDone = true;
         opened.countDown();
     }
 
@@ -69,9 +71,12 @@ final class ExecSocket extends WebSocketClient {
         failure = e;
     }
 
-    /** Waits until the handshake finished or failed; true when the socket is open. */
+    /**
+     * Waits until the handshake finished or failed; true when it succeeded. The socket may already
+     * be closed again: a quick command's output sockets close as soon as it exits.
+     */
     boolean awaitOpen(long nanos) throws InterruptedException {
-        return opened.await(nanos, TimeUnit.NANOSECONDS) && isOpen();
+        return opened.await(nanos, TimeUnit.NANOSECONDS) && handshakeDone;
     }
 
     boolean awaitClosed(long nanos) throws InterruptedException {
