@@ -33,7 +33,10 @@ async function exerciseTools(client) {
   assert.deepEqual(tools.map((t) => t.name).sort(), TOOLS);
   const search = await client.callTool({ name: 'search_api', arguments: { query: 'sandbox' } });
   assert.equal(search.isError ?? false, false, JSON.stringify(search));
-  assert.ok(Array.isArray(search.structuredContent.results));
+  assert.ok(search.structuredContent.results.some((r) => r.name === 'sandbox.create'),
+    'the compute capabilities are in the catalogue');
+  const described = await client.callTool({ name: 'describe_api', arguments: { name: 'image.list' } });
+  assert.equal(described.structuredContent.name, 'image.list');
   const missing = await client.callTool({ name: 'describe_api', arguments: { name: 'no.such' } });
   assert.equal(missing.isError, true);
   assert.equal(missing.content[0].text, 'capability not found');
@@ -42,6 +45,12 @@ async function exerciseTools(client) {
   });
   assert.equal(run.isError ?? false, false, JSON.stringify(run));
   assert.deepEqual(run.structuredContent, { result: { sum: 3, who: 'x' } });
+  const images = await client.callTool({
+    name: 'execute',
+    arguments: { source: 'def main():\n    return [i["name"] for i in image.list()["items"]]\n' },
+  });
+  assert.equal(images.isError ?? false, false, JSON.stringify(images));
+  assert.ok(images.structuredContent.result.includes('busybox'), 'a real capability call');
 }
 
 describe('HTTP without tokens (loopback, subject development)', () => {

@@ -1,18 +1,17 @@
 package dev.agentcompute.server;
 
+import dev.agentcompute.capabilities.CodeModeRegistration;
+import dev.agentcompute.capabilities.ComputeRuntime;
 import dev.agentcompute.codemode.Builder;
-import dev.agentcompute.incus.IncusClient;
 
-/**
- * Registers every capability the capabilities module provides. That module does not publish
- * registrations yet, so the catalogue is empty (which CodeMode accepts: search finds nothing,
- * execute runs programs without native calls).
- */
+/** Registers every capability the capabilities module provides with the CodeMode builder. */
 final class CapabilityCatalogue {
   private CapabilityCatalogue() {}
 
   /** Returns how many capabilities were registered. */
-  static int register(Builder builder, LiveConfig live, IncusClient incus) {
-    return 0;
+  static int register(Builder builder, ComputeRuntime compute) {
+    var definitions = compute.capabilities();
+    CodeModeRegistration.register(builder, definitions);
+    return definitions.size();
   }
 }

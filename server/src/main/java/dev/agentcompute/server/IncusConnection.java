@@ -91,7 +91,7 @@ final class IncusConnection {
   }
 
   /** Readiness: GET /1.0 answers and trusts us. */
-  static ReadinessCheck readiness(IncusClient client) {
+  static ReadinessCheck readiness(IncusClient client, ServerMetrics metrics) {
     return new ReadinessCheck() {
       @Override
       public String name() {
@@ -100,8 +100,11 @@ final class IncusConnection {
 
       @Override
       public Result check() {
+        long start = System.nanoTime();
+        String outcome = "error";
         try {
           ServerInfo info = client.info();
+          outcome = "ok";
           Map<String, Object> details = new LinkedHashMap<>();
           details.put("endpoint", client.endpoint());
           details.put("trusted", info.trusted());
@@ -111,6 +114,9 @@ final class IncusConnection {
           return info.trusted() ? Result.up(details) : new Result(false, details);
         } catch (RuntimeException e) {
           return Result.down(e.getClass().getSimpleName() + ": " + e.getMessage());
+        } finally {
+          metrics.incusCall("GET /1.0", outcome,
+              java.time.Duration.ofNanos(System.nanoTime() - start));
         }
       }
     };

@@ -18,8 +18,8 @@ public final class LiveConfig {
 
   /**
    * @param config the values in force (restart-only keys keep their startup values)
-   * @param source the accepted file version these values come from
-   * @param catalogueDigest SHA-256 of the image catalogue in force
+   * @param source the newest accepted file version
+   * @param catalogueDigest SHA-256 of the newest accepted image catalogue
    * @param pending keys changed on disk that need a restart
    * @param rejected the last refused version, if the newest file on disk is invalid
    */
@@ -27,11 +27,13 @@ public final class LiveConfig {
       Instant appliedAt, List<ConfigChanges.Pending> pending, Optional<Rejected> rejected) {}
 
   private final ServerConfig startup;
+  private final String startupCatalogueDigest;
   private final AtomicReference<State> state;
   private final List<Consumer<State>> listeners = new CopyOnWriteArrayList<>();
 
   LiveConfig(LoadedConfig initial, String catalogueDigest, Instant now) {
     this.startup = initial.config();
+    this.startupCatalogueDigest = catalogueDigest;
     this.state = new AtomicReference<>(new State(initial.config(), initial, catalogueDigest, now,
         List.of(), Optional.empty()));
   }
@@ -52,7 +54,8 @@ public final class LiveConfig {
   /** Puts an accepted version in force. */
   State accept(LoadedConfig next, String catalogueDigest, Instant now) {
     State s = new State(ConfigChanges.live(startup, next.config()), next, catalogueDigest, now,
-        List.copyOf(ConfigChanges.pending(startup, next.config())), Optional.empty());
+        List.copyOf(ConfigChanges.pending(startup, next.config(),
+            !catalogueDigest.equals(startupCatalogueDigest))), Optional.empty());
     state.set(s);
     listeners.forEach(l -> l.accept(s));
     return s;

@@ -1,5 +1,6 @@
 package dev.agentcompute.server;
 
+import dev.agentcompute.capabilities.ComputeRuntime;
 import dev.agentcompute.codemode.Builder;
 import dev.agentcompute.codemode.CodeMode;
 import dev.agentcompute.codemode.CodeModeException;
@@ -10,7 +11,6 @@ import dev.agentcompute.codemode.authz.Policy;
 import dev.agentcompute.codemode.authz.Subject;
 import dev.agentcompute.codemode.mcp.CodeModeMcp;
 import dev.agentcompute.codemode.mcp.InvocationResolver;
-import dev.agentcompute.incus.IncusClient;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Duration;
 
@@ -35,12 +35,12 @@ final class ToolWiring {
         unset.maxWorkerMemoryBytes(), unset.maxExecutionsPerWorker());
   }
 
-  static Server codeModeServer(LiveConfig live, IncusClient incus) {
+  static Server codeModeServer(ComputeRuntime compute) {
     Builder builder = CodeMode.builder(Options.builder()
         .policy(Policy.allowAll())
         .limits(limits())
         .build());
-    int registered = CapabilityCatalogue.register(builder, live, incus);
+    int registered = CapabilityCatalogue.register(builder, compute);
     try {
       Server server = builder.build();
       LOG.info("codemode ready", "capabilities", registered);
@@ -54,8 +54,8 @@ final class ToolWiring {
    * The MCP server: exactly CodeMode's three tools. The subject comes from the transport
    * context (HTTP: the verified identity) or is fixed ({@code local} on stdio).
    */
-  static McpServerAssembly assembly(LiveConfig live, IncusClient incus, ServerMetrics metrics) {
-    Server codeMode = codeModeServer(live, incus);
+  static McpServerAssembly assembly(ComputeRuntime compute, ServerMetrics metrics) {
+    Server codeMode = codeModeServer(compute);
     MeteredExecute metered = new MeteredExecute(metrics);
     metrics.workerPool(metered::running, () -> codeMode.limits().maxConcurrentExecutions());
     Version version = Version.current();

@@ -66,12 +66,9 @@ class ConfigReloaderTest {
     String before = live.current().source().digest();
     LiveConfig.State[] notified = new LiveConfig.State[1];
     live.subscribe(s -> notified[0] = s);
-    Files.writeString(file, config("default", 600, "log_level: debug\n")
-        .replace("[alice]", "[alice, bob]"));
+    Files.writeString(file, config("default", 1440, "log_level: debug\n"));
     assertThat(reloader.reloadNow()).isTrue();
     LiveConfig.State s = live.current();
-    assertThat(s.config().sandbox().maxTtl()).isEqualTo(Duration.ofMinutes(600));
-    assertThat(s.config().sandbox().pinIdentities()).containsExactly("alice", "bob");
     assertThat(s.config().logLevel()).contains(LogLevel.DEBUG);
     assertThat(s.pending()).isEmpty();
     assertThat(s.rejected()).isEmpty();
@@ -81,9 +78,23 @@ class ConfigReloaderTest {
   }
 
   @Test
+  void sandboxPolicyChangesArePendingUntilComputeCanTakeThem() throws IOException {
+    Files.writeString(file, config("default", 600, "log_level: warn\n")
+        .replace("[alice]", "[alice, bob]"));
+    assertThat(reloader.reloadNow()).isTrue();
+    LiveConfig.State s = live.current();
+    assertThat(s.config().logLevel()).contains(LogLevel.WARN);
+    assertThat(s.config().sandbox().maxTtl()).isEqualTo(Duration.ofMinutes(1440));
+    assertThat(s.config().sandbox().pinIdentities()).containsExactly("alice");
+    assertThat(s.pending()).extracting(ConfigChanges.Pending::key)
+        .containsExactly("sandbox.max_ttl_minutes", "sandbox.pin_identities");
+    assertThat(s.pending().getFirst().reason()).contains("compute service");
+  }
+
+  @Test
   void anInvalidEditIsRefusedAndTheOldVersionKeepsServing() throws IOException {
     LiveConfig.State before = live.current();
-    Files.writeString(file, config("default", 600, "sandbox_typo: 1\n"));
+    Files.writeString(file, config("default", 1440, "sandbox_typo: 1\n"));
     assertThat(reloader.reloadNow()).isTrue();
     LiveConfig.State s = live.current();
     assertThat(s.config()).isEqualTo(before.config());
@@ -94,23 +105,23 @@ class ConfigReloaderTest {
       assertThat(r.digest()).isNotEqualTo(before.source().digest());
     });
     // Fixing the file clears the refusal.
-    Files.writeString(file, config("default", 700, ""));
+    Files.writeString(file, config("default", 1440, "log_level: error\n"));
     assertThat(reloader.reloadNow()).isTrue();
     assertThat(live.current().rejected()).isEmpty();
-    assertThat(live.current().config().sandbox().maxTtl()).isEqualTo(Duration.ofMinutes(700));
+    assertThat(live.current().config().logLevel()).contains(LogLevel.ERROR);
   }
 
   @Test
   void aRestartOnlyChangeIsPendingWhileSafeChangesApply() throws IOException {
-    Files.writeString(file, config("fast-ssd", 900, ""));
+    Files.writeString(file, config("fast-ssd", 1440, "log_level: debug\n"));
     assertThat(reloader.reloadNow()).isTrue();
     LiveConfig.State s = live.current();
     assertThat(s.config().incus().pool()).isEqualTo("default");
-    assertThat(s.config().sandbox().maxTtl()).isEqualTo(Duration.ofMinutes(900));
+    assertThat(s.config().logLevel()).contains(LogLevel.DEBUG);
     assertThat(s.pending()).extracting(ConfigChanges.Pending::key).containsExactly("incus.pool");
     assertThat(s.pending().getFirst().reason()).contains("Incus connection");
     // Reverting the restart-only key clears the pending entry.
-    Files.writeString(file, config("default", 900, ""));
+    Files.writeString(file, config("default", 1440, "log_level: debug\n"));
     reloader.reloadNow();
     assertThat(live.current().pending()).isEmpty();
   }
@@ -126,6 +137,8 @@ class ConfigReloaderTest {
         "memory_mb: 256"));
     assertThat(reloader.reloadNow()).isTrue();
     assertThat(live.current().rejected()).isEmpty();
+    assertThat(live.current().pending()).extracting(ConfigChanges.Pending::key)
+        .containsExactly(ConfigChanges.CATALOGUE);
   }
 
   @Test
