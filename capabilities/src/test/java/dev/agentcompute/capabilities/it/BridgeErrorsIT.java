@@ -168,6 +168,25 @@ class BridgeErrorsIT {
   }
 
   @Test
+  void largeOutputsAndFilesAreCutAtTheirLimits() {
+    InstanceCapabilities.ExecOutput big = call("instance.exec",
+        exec("web", "head -c 70000 /dev/zero | tr '\\0' a; echo small >&2", null, null));
+    assertThat(big.stdout()).hasSize(65_536);
+    assertThat(big.stdout_truncated()).isTrue();
+    assertThat(big.stderr()).isEqualTo("small\n");
+    assertThat(big.stderr_truncated()).isFalse();
+    call("instance.exec", exec("web", "head -c 2000000 /dev/zero | tr '\\0' b > /root/big", null, null));
+    InstanceCapabilities.ReadOutput clamped = call("instance.file.read",
+        new InstanceCapabilities.ReadInput(sb, "web", "/root/big", OptionalLong.of(2_000_000)));
+    assertThat(clamped.content()).hasSize(1_048_576);
+    assertThat(clamped.truncated()).isTrue();
+    InstanceCapabilities.ReadOutput byDefault = call("instance.file.read",
+        new InstanceCapabilities.ReadInput(sb, "web", "/root/big", OptionalLong.empty()));
+    assertThat(byDefault.content()).hasSize(65_536);
+    assertThat(byDefault.truncated()).isTrue();
+  }
+
+  @Test
   void fileErrors() {
     fails("instance.file.read", new InstanceCapabilities.ReadInput(sb, "web", "etc/hostname", OptionalLong.empty()),
         "path must be an absolute path");

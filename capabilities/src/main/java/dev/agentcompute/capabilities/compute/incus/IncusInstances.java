@@ -414,7 +414,7 @@ final class IncusInstances {
       return new Output("", false);
     }
     String target = IncusRest.path(project, logPath);
-    byte[] bytes = rest.raw("GET", target, Map.of(), null).body();
+    byte[] bytes = rest.raw("GET", target, Map.of(), null, ExecResult.STREAM_LIMIT + 1).body();
     IncusBackend.ignoreNotFound(() -> rest.raw("DELETE", target, Map.of(), null));
     boolean truncated = bytes.length > ExecResult.STREAM_LIMIT;
     int keep = Math.min(bytes.length, ExecResult.STREAM_LIMIT);
@@ -425,7 +425,7 @@ final class IncusInstances {
     String target = IncusRest.path(Meta.project(sandbox.name()), path(name) + "/files?path=" + IncusRest.encode(path));
     UnixSocketHttp.Response response;
     try {
-      response = rest.raw("GET", target, Map.of(), null);
+      response = rest.raw("GET", target, Map.of(), null, limit + 1);
     } catch (BackendException e) {
       if (e.isNotFound()) {
         throw Errors.of("file not found on instance \"%s\" in sandbox \"%s\"", name, sandbox.name());

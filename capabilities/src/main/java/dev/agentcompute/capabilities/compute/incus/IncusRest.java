@@ -111,7 +111,12 @@ final class IncusRest {
 
   /** A raw exchange (files, image export/import); errors are mapped like JSON ones. */
   UnixSocketHttp.Response raw(String method, String target, Map<String, String> headers, byte[] body) {
-    UnixSocketHttp.Response response = send(method, target, headers, body);
+    return raw(method, target, headers, body, Integer.MAX_VALUE);
+  }
+
+  /** A raw exchange that keeps at most {@code maxBody} bytes of a successful answer. */
+  UnixSocketHttp.Response raw(String method, String target, Map<String, String> headers, byte[] body, int maxBody) {
+    UnixSocketHttp.Response response = send(method, target, headers, body, maxBody);
     if (response.status() >= 400) {
       envelope(response, method + " " + target);
     }
@@ -119,8 +124,13 @@ final class IncusRest {
   }
 
   private UnixSocketHttp.Response send(String method, String target, Map<String, String> headers, byte[] body) {
+    return send(method, target, headers, body, Integer.MAX_VALUE);
+  }
+
+  private UnixSocketHttp.Response send(String method, String target, Map<String, String> headers, byte[] body,
+      int maxBody) {
     try {
-      return http.exchange(method, target, headers, body);
+      return http.exchange(method, target, headers, body, maxBody);
     } catch (ClosedByInterruptException e) {
       throw cancelled(e);
     } catch (IOException e) {

@@ -41,6 +41,15 @@ final class UnixSocketHttp {
   }
 
   Response exchange(String method, String target, Map<String, String> headers, byte[] body) throws IOException {
+    return exchange(method, target, headers, body, Integer.MAX_VALUE);
+  }
+
+  /**
+   * Like {@link #exchange(String, String, Map, byte[])} but keeps at most {@code maxBody} bytes of a
+   * successful answer's body and then hangs up instead of reading the rest (exec logs, file reads).
+   */
+  Response exchange(String method, String target, Map<String, String> headers, byte[] body, int maxBody)
+      throws IOException {
     try (SocketChannel channel = SocketChannel.open(UnixDomainSocketAddress.of(socket))) {
       OutputStream out = Channels.newOutputStream(channel);
       StringBuilder head = new StringBuilder();
@@ -70,21 +79,25 @@ final class UnixSocketHttp {
           answerHeaders.put(line.substring(0, colon).trim().toLowerCase(Locale.ROOT), line.substring(colon + 1).trim());
         }
       }
+      int max = status >= 400 ? Integer.MAX_VALUE : maxBody;
       byte[] answer;
       if ("chunked".equalsIgnoreCase(answerHeaders.get("transfer-encoding"))) {
-        answer = readChunked(in);
+        answer = readChunked(in, max);
       } else if (answerHeaders.containsKey("content-length")) {
-        answer = in.readNBytes(Integer.parseInt(answerHeaders.get("content-length")));
+        answer = in.readNBytes((int) Math.min(max, Long.parseLong(answerHeaders.get("content-length"))));
       } else {
-        answer = in.readAllBytes();
+        answer = in.readNBytes(max);
       }
       return new Response(status, answerHeaders, answer);
     }
   }
 
-  private static byte[] readChunked(InputStream in) throws IOException {
+  private static byte[] readChunked(InputStream in, int max) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     while (true) {
+      if (out.size() >= max) {
+        return out.toByteArray();
+      }
       String sizeLine = readLine(in);
       int semicolon = sizeLine.indexOf(';');
       int size = Integer.parseInt((semicolon >= 0 ? sizeLine.substring(0, semicolon) : sizeLine).trim(), 16);
@@ -92,6 +105,10 @@ final class UnixSocketHttp {
         while (!readLine(in).isEmpty()) {
           // trailers
         }
+        return out.toByteArray();
+      }
+      if (out.size() + (long) size > max) {
+        out.write(in.readNBytes(max - out.size()));
         return out.toByteArray();
       }
       out.write(in.readNBytes(size));
