@@ -197,6 +197,12 @@ describe('HTTP with bearer tokens', () => {
     await client.close();
   });
 
+  test('health and metrics need no token', async () => {
+    const health = await fetch(`${server.base}/health/live`);
+    assert.equal(health.status, 200);
+    assert.equal((await fetch(`${server.base}/metrics`)).status, 200);
+  });
+
   test('tokens lift the Host check so a reverse proxy can keep its public name', async () => {
     const { request } = await import('node:http');
     const status = await new Promise((done, fail) => {

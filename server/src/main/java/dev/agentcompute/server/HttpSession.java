@@ -14,6 +14,7 @@ final class HttpSession {
   final String owner;
   private final AtomicLong lastUsedNanos;
   private final Set<SseStream> openStreams = ConcurrentHashMap.newKeySet();
+  private final Set<SseStream> listeningStreams = ConcurrentHashMap.newKeySet();
 
   HttpSession(McpStreamableServerSession mcp, String owner, long nowNanos) {
     this.mcp = mcp;
@@ -31,17 +32,28 @@ final class HttpSession {
     return openStreams.isEmpty() && lastUsedNanos.get() - cutoffNanos < 0;
   }
 
-  void opened(SseStream stream) {
+  /** A response stream of one POST, or (listening) the GET stream for server messages. */
+  void opened(SseStream stream, boolean listening) {
     openStreams.add(stream);
+    if (listening) {
+      listeningStreams.add(stream);
+    }
   }
 
   void finished(SseStream stream) {
     openStreams.remove(stream);
+    listeningStreams.remove(stream);
+  }
+
+  /** Ends the GET streams only; answers in flight may finish (shutdown drain). */
+  void closeListeningStreams() {
+    listeningStreams.forEach(SseStream::close);
   }
 
   /** Ends every stream of this session (DELETE, expiry, shutdown). */
   void closeStreams() {
     openStreams.forEach(SseStream::close);
     openStreams.clear();
+    listeningStreams.clear();
   }
 }

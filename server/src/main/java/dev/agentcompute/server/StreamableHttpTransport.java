@@ -120,7 +120,7 @@ final class StreamableHttpTransport implements McpStreamableServerTransportProvi
   /** From now on new POSTs get 503 and listening streams end; requests in flight continue. */
   void beginDrain() {
     closing = true;
-    sessions.values().forEach(HttpSession::closeStreams);
+    sessions.values().forEach(HttpSession::closeListeningStreams);
   }
 
   /** Waits until no POST is being answered, or the timeout passes. */
@@ -298,7 +298,7 @@ final class StreamableHttpTransport implements McpStreamableServerTransportProvi
         .header(SESSION_ID, s.mcp.getId());
     try (var out = res.outputStream()) {
       SseStream stream = new SseStream(json, out);
-      s.opened(stream);
+      s.opened(stream, false);
       try {
         s.mcp.responseStream(request, stream)
             .contextWrite(c -> c.put(McpTransportContext.KEY, context))
@@ -341,7 +341,7 @@ final class StreamableHttpTransport implements McpStreamableServerTransportProvi
         .header(SESSION_ID, s.mcp.getId());
     try (var out = res.outputStream()) {
       SseStream stream = new SseStream(json, out);
-      s.opened(stream);
+      s.opened(stream, true);
       var listening = s.mcp.listeningStream(stream);
       // An empty comment commits the headers so the client sees the stream open at once.
       stream.write(": stream open\n\n");
