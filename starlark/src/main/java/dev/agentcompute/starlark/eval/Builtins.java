@@ -209,7 +209,7 @@ final class Builtins {
       if (i > 0) {
         sb.append(sep);
       }
-      args[i].str(sb);
+      sb.append(Operators.render(t, args[i], true));
     }
     throw new EvalException(sb.toString());
   }
@@ -451,7 +451,7 @@ final class Builtins {
       if (v instanceof StarlarkBytes b) {
         sb.append(new String(b.bytes(), java.nio.charset.StandardCharsets.UTF_8));
       } else {
-        v.str(sb);
+        sb.append(Operators.render(t, v, true));
       }
     }
     t.addByteSteps(sb.length());
@@ -478,9 +478,7 @@ final class Builtins {
   private static Value repr(StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
       throws EvalException {
     Value x = Args.positional("repr", args, kw, 1, 1)[0];
-    String s = Operators.repr(x);
-    t.addByteSteps(s.length());
-    return StarlarkString.of(s);
+    return StarlarkString.of(Operators.render(t, x, false));
   }
 
   private static Value reversed(StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
@@ -553,9 +551,7 @@ final class Builtins {
     if (x instanceof StarlarkBytes b) {
       return StarlarkString.ofBytes(Strings.utf8Transcode(b.bytes()));
     }
-    String s = Operators.str(x);
-    t.addByteSteps(s.length());
-    return StarlarkString.of(s);
+    return StarlarkString.of(Operators.render(t, x, true));
   }
 
   private static Value tuple(StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)

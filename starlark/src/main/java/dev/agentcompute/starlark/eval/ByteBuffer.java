@@ -18,7 +18,7 @@ final class ByteBuffer {
 
   private void ensure(int extra) throws EvalException {
     long need = (long) len + extra;
-    if (need > Integer.MAX_VALUE - 16 || need >= Operators.MAX_ALLOC) {
+    if (need > Operators.MAX_BYTES) {
       throw new EvalException("string too large (" + need + " bytes)");
     }
     if (need > buf.length) {

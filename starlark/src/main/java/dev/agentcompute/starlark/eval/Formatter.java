@@ -8,18 +8,16 @@ final class Formatter {
   private Formatter() {}
 
   /** Appends str(v) (strings raw, everything else as its repr-like String()). */
-  private static void writeStr(ByteBuffer buf, Value v) throws EvalException {
+  private static void writeStr(StarlarkThread t, ByteBuffer buf, Value v) throws EvalException {
     if (v instanceof StarlarkString s) {
       buf.append(s.bytes());
     } else {
-      writeRepr(buf, v);
+      writeRepr(t, buf, v);
     }
   }
 
-  private static void writeRepr(ByteBuffer buf, Value v) throws EvalException {
-    StringBuilder sb = new StringBuilder();
-    v.repr(sb);
-    buf.append(sb.toString());
+  private static void writeRepr(StarlarkThread t, ByteBuffer buf, Value v) throws EvalException {
+    buf.append(Operators.render(t, v, false));
   }
 
   /** {@code format % x}. */
@@ -80,8 +78,8 @@ final class Formatter {
       int c = Utf8.rune(d);
       p += Utf8.width(d);
       switch (c) {
-        case 's' -> writeStr(buf, arg);
-        case 'r' -> writeRepr(buf, arg);
+        case 's' -> writeStr(thread, buf, arg);
+        case 'r' -> writeRepr(thread, buf, arg);
         case 'd', 'i', 'o', 'x', 'X' -> {
           StarlarkInt n;
           try {
@@ -270,8 +268,8 @@ final class Formatter {
         throw new EvalException("format spec features not supported in replacement fields: " + spec);
       }
       switch (conv) {
-        case "s" -> writeStr(buf, arg);
-        case "r" -> writeRepr(buf, arg);
+        case "s" -> writeStr(thread, buf, arg);
+        case "r" -> writeRepr(thread, buf, arg);
         default -> throw new EvalException("format: unknown conversion " + Operators.repr(StarlarkString.of(conv)));
       }
     }

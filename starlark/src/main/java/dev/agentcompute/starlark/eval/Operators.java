@@ -15,6 +15,13 @@ public final class Operators {
   static final int MAX_DEPTH = 10;
   /** Go's maxAlloc: the largest repetition result, in elements. */
   static final long MAX_ALLOC = 1L << 30;
+  /**
+   * The largest string or bytes value (in bytes) one operation may build. starlark-go relies on
+   * Go's memory; a Java heap is smaller, so bigger results fail cleanly instead of exhausting it.
+   */
+  static final long MAX_BYTES = 1L << 27;
+  /** The largest list or tuple (in elements) one operation may build, for the same reason. */
+  static final long MAX_ELEMS = 1L << 25;
 
   private Operators() {}
 
@@ -72,6 +79,7 @@ public final class Operators {
           }
         }
         if (x instanceof StarlarkList a && y instanceof StarlarkList b) {
+          checkElems((long) a.len() + b.len());
           charge(thread, (long) a.len() + b.len(), 8);
           ArrayList<Value> out = new ArrayList<>(a.len() + b.len());
           out.addAll(a.elems);
@@ -79,12 +87,16 @@ public final class Operators {
           return new StarlarkList(out);
         }
         if (x instanceof Tuple a && y instanceof Tuple b) {
+          checkElems((long) a.len() + b.len());
           charge(thread, (long) a.len() + b.len(), 8);
           Value[] out = Arrays.copyOf(a.array(), a.len() + b.len());
           System.arraycopy(b.array(), 0, out, a.len(), b.len());
           return Tuple.wrap(out);
         }
         if (x instanceof StarlarkBytes a && y instanceof StarlarkBytes b) {
+          if ((long) a.len() + b.len() > MAX_BYTES) {
+            throw new EvalException("bytes too large (" + ((long) a.len() + b.len()) + " bytes)");
+          }
           charge(thread, (long) a.len() + b.len(), 1);
           byte[] out = Arrays.copyOf(a.bytes(), a.len() + b.len());
           System.arraycopy(b.bytes(), 0, out, a.len(), b.len());
@@ -238,6 +250,13 @@ public final class Operators {
     throw new EvalException("unknown binary op: " + x.type() + " " + op + " " + y.type());
   }
 
+  /** Fails when a list or tuple of {@code n} elements would exceed {@link #MAX_ELEMS}. */
+  static void checkElems(long n) throws EvalException {
+    if (n > MAX_ELEMS) {
+      throw new EvalException("too many elements (" + n + ", limit " + MAX_ELEMS + ")");
+    }
+  }
+
   private static void charge(StarlarkThread thread, long elems, int bytesPerElem) throws EvalException {
     if (thread != null) {
       thread.addSteps(1 + elems / 16);
@@ -253,8 +272,11 @@ public final class Operators {
     if (b.len() == 0) {
       return a;
     }
+    long n = (long) a.len() + b.len();
+    if (n > MAX_BYTES) {
+      throw new EvalException("string too large (" + n + " bytes)");
+    }
     if (thread != null) {
-      long n = (long) a.len() + b.len();
       if (n > 4096) {
         thread.addByteSteps(n);
       }
@@ -321,7 +343,8 @@ public final class Operators {
       return emptyLike(x);
     }
     long size = (long) len * i;
-    if (size >= MAX_ALLOC) {
+    boolean isText = x instanceof StarlarkString || x instanceof StarlarkBytes;
+    if (size >= MAX_ALLOC || size > (isText ? MAX_BYTES : MAX_ELEMS)) {
       throw new EvalException("excessive repeat (" + len + " * " + i + " elements)");
     }
     if (x instanceof StarlarkString s) {
@@ -375,6 +398,17 @@ public final class Operators {
 
   /** {@code needle in haystack}. */
   public static boolean in(Value needle, Value haystack) throws EvalException {
+    return in(null, needle, haystack);
+  }
+
+  /** {@code needle in haystack}, charging long scans to {@code thread} (which may be null). */
+  public static boolean in(StarlarkThread thread, Value needle, Value haystack) throws EvalException {
+    if (thread != null) {
+      int n = len(haystack);
+      if (n > 256) {
+        thread.addSteps(n / 256);
+      }
+    }
     if (haystack instanceof StarlarkList l) {
       for (int i = 0; i < l.elems.size(); i++) {
         if (equal(needle, l.elems.get(i))) {
@@ -787,6 +821,7 @@ public final class Operators {
       return new ArrayList<>(Arrays.asList(t.array()));
     }
     int hint = it instanceof Sequence s ? s.len() : 8;
+    checkElems(hint);
     if (thread != null && it instanceof Sequence) {
       charge(thread, hint, 8);
     }
@@ -796,7 +831,10 @@ public final class Operators {
       int k = 0;
       while ((v = iter.next()) != null) {
         out.add(v);
-        if (thread != null && (++k & 1023) == 0 && !(it instanceof Sequence)) {
+        if ((++k & 1023) == 0 && out.size() > MAX_ELEMS) {
+          checkElems(out.size());
+        }
+        if (thread != null && (k & 1023) == 0 && !(it instanceof Sequence)) {
           thread.addSteps(64);
           thread.allocate(8 * 1024);
         } else if (thread != null && (k & 1023) == 0) {
@@ -822,5 +860,31 @@ public final class Operators {
     StringBuilder sb = new StringBuilder();
     x.str(sb);
     return sb.toString();
+  }
+
+  /**
+   * repr(x) (or str(x)) for builtins: bounded by the thread's remaining allocation budget and by
+   * {@link #MAX_BYTES} (shared sub-structures can make a repr exponentially larger than the value),
+   * and charged to the step budget.
+   */
+  static String render(StarlarkThread thread, Value x, boolean str) throws EvalException {
+    long limit = MAX_BYTES;
+    if (thread != null) {
+      limit = Math.min(limit, Math.max(0, thread.remainingAllocBytes()));
+    }
+    String s;
+    try {
+      s = Printer.render(x, str, limit);
+    } catch (Printer.TooLarge e) {
+      if (thread != null && limit < MAX_BYTES) {
+        thread.allocate(limit + 1); // reports the allocation budget
+      }
+      throw new EvalException("value too large to print (more than " + limit + " bytes)");
+    }
+    if (thread != null) {
+      thread.addByteSteps(s.length());
+      thread.allocate(s.length());
+    }
+    return s;
   }
 }

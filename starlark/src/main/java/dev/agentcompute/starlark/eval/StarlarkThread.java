@@ -113,6 +113,11 @@ public final class StarlarkThread {
     return allocated;
   }
 
+  /** Bytes left in the allocation budget ({@code Long.MAX_VALUE} when unlimited). */
+  public long remainingAllocBytes() {
+    return maxAllocBytes == Long.MAX_VALUE ? Long.MAX_VALUE : maxAllocBytes - allocated;
+  }
+
   /**
    * Charges {@code bytes} of newly created value data against the allocation budget. Called before
    * big values are built, so an oversized request fails before any memory is taken.

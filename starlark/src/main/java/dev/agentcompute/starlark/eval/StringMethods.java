@@ -107,11 +107,17 @@ final class StringMethods {
 
   // ---------------------------------------------------------------- byte search helpers
 
+  /** Needles longer than this are searched with KMP, so a search is linear in the input. */
+  private static final int NAIVE_MAX = 16;
+
   /** Index of {@code needle} in {@code hay[from:to]}, or -1. */
   static int indexOf(byte[] hay, byte[] needle, int from, int to) {
     int n = needle.length;
     if (n == 0) {
       return from <= to ? from : -1;
+    }
+    if (n > NAIVE_MAX) {
+      return kmp(hay, needle, from, to, true);
     }
     byte first = needle[0];
     int last = to - n;
@@ -132,6 +138,9 @@ final class StringMethods {
 
   static int lastIndexOf(byte[] hay, byte[] needle, int from, int to) {
     int n = needle.length;
+    if (n > NAIVE_MAX) {
+      return kmp(hay, needle, from, to, false);
+    }
     outer:
     for (int i = to - n; i >= from; i--) {
       for (int j = 0; j < n; j++) {
@@ -142,6 +151,39 @@ final class StringMethods {
       return i;
     }
     return -1;
+  }
+
+  /** Knuth-Morris-Pratt: the first (or last) occurrence of {@code needle} in {@code hay[from:to]}. */
+  private static int kmp(byte[] hay, byte[] needle, int from, int to, boolean first) {
+    int n = needle.length;
+    int[] fail = new int[n];
+    for (int i = 1, k = 0; i < n; i++) {
+      while (k > 0 && needle[i] != needle[k]) {
+        k = fail[k - 1];
+      }
+      if (needle[i] == needle[k]) {
+        k++;
+      }
+      fail[i] = k;
+    }
+    int last = -1;
+    for (int i = from, k = 0; i < to; i++) {
+      while (k > 0 && hay[i] != needle[k]) {
+        k = fail[k - 1];
+      }
+      if (hay[i] == needle[k]) {
+        k++;
+      }
+      if (k == n) {
+        int start = i - n + 1;
+        if (first) {
+          return start;
+        }
+        last = start;
+        k = fail[k - 1];
+      }
+    }
+    return last;
   }
 
   static boolean startsWith(byte[] s, byte[] p, int from, int to) {

@@ -9,6 +9,9 @@ public final class Tuple implements Sequence, Sliceable, Comparable, Printer.Nes
   public static final Tuple EMPTY = new Tuple(new Value[0]);
 
   private final Value[] elems;
+  private boolean deepFrozen; // elements already frozen: shared sub-tuples are visited once
+  private int hash;
+  private boolean hashed; // hash is memoised so that shared sub-tuples are hashed once
 
   private Tuple(Value[] elems) {
     this.elems = elems;
@@ -89,6 +92,9 @@ public final class Tuple implements Sequence, Sliceable, Comparable, Printer.Nes
 
   @Override
   public int hash() throws EvalException {
+    if (hashed) {
+      return hash;
+    }
     // Same algorithm as starlark-go (and Python).
     int x = 0x345678;
     int mult = 1000003;
@@ -97,13 +103,18 @@ public final class Tuple implements Sequence, Sliceable, Comparable, Printer.Nes
       x = x ^ (y * mult);
       mult += 82520 + elems.length + elems.length;
     }
+    hash = x;
+    hashed = true;
     return x;
   }
 
   @Override
   public void freeze() {
-    for (Value v : elems) {
-      v.freeze();
+    if (!deepFrozen) {
+      deepFrozen = true;
+      for (Value v : elems) {
+        v.freeze();
+      }
     }
   }
 

@@ -42,7 +42,13 @@ final class JsonEncoder {
     return e.out.toString();
   }
 
+  /** The largest encoding produced (shared sub-structures can expand exponentially). */
+  private static final int MAX_CHARS = 1 << 27;
+
   private void charge() throws EvalException {
+    if (out.length() > MAX_CHARS) {
+      throw new EvalException("result too large (more than " + MAX_CHARS + " bytes)");
+    }
     long n = out.length() - charged;
     if (n > 0 && thread != null) {
       thread.addSteps(1 + n / 64);
