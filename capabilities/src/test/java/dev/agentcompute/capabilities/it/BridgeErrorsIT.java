@@ -168,6 +168,37 @@ class BridgeErrorsIT {
   }
 
   @Test
+  void concurrentSandboxesNeverShareASubnet() throws Exception {
+    List<String> names = List.of(IncusHarness.uniqueName("itpar"), IncusHarness.uniqueName("itpar"),
+        IncusHarness.uniqueName("itpar"));
+    try (var pool = java.util.concurrent.Executors.newFixedThreadPool(names.size())) {
+      List<java.util.concurrent.Future<SandboxCapabilities.CreateOutput>> futures = new java.util.ArrayList<>();
+      for (String name : names) {
+        futures.add(pool.submit(() -> IncusHarness.<SandboxCapabilities.CreateOutput>call(caps, OPERATOR,
+            "sandbox.create", sandbox(name, null, 5L, null))));
+      }
+      java.util.Set<String> cidrs = new java.util.HashSet<>();
+      for (var future : futures) {
+        cidrs.add(future.get().network().cidr());
+      }
+      assertThat(cidrs).hasSize(names.size()).allMatch(c -> c.startsWith("10.211."));
+    } finally {
+      for (String name : names) {
+        try {
+          runtime.service().deleteSandbox(name);
+        } catch (RuntimeException e) {
+          // not created
+        }
+      }
+    }
+    IncusInspector incus = new IncusInspector(IncusHarness.socket());
+    for (String name : names) {
+      assertThat(incus.projectExists("ac-" + name)).isFalse();
+      assertThat(incus.networksTaggedWith(name)).isEmpty();
+    }
+  }
+
+  @Test
   void largeOutputsAndFilesAreCutAtTheirLimits() {
     InstanceCapabilities.ExecOutput big = call("instance.exec",
         exec("web", "head -c 70000 /dev/zero | tr '\\0' a; echo small >&2", null, null));

@@ -173,8 +173,13 @@ class CodeModeAcceptanceIT {
     assertThat(scan.deleted()).contains(ttl);
     assertThat(scan.pinned()).contains(sb);
     IncusInspector incus = new IncusInspector(IncusHarness.socket());
+    // The inspector sees the live sandbox's objects, so the emptiness checks below can fail.
+    assertThat(incus.images("ac-" + sb)).hasSize(2);
+    assertThat(incus.instances("ac-" + sb)).hasSize(3);
     assertThat(incus.projectExists("ac-" + ttl)).isFalse();
     assertThat(incus.networksTaggedWith(ttl)).isEmpty();
+    assertThat(incus.images("ac-" + ttl)).isEmpty();
+    assertThat(incus.instances("ac-" + ttl)).isEmpty();
     assertThat(failure(server, OPERATOR, """
         def main():
             return sandbox.get(name="%s")
@@ -187,5 +192,7 @@ class CodeModeAcceptanceIT {
         """.formatted(sb));
     assertThat(incus.projectExists("ac-" + sb)).isFalse();
     assertThat(incus.networksTaggedWith(sb)).isEmpty();
+    assertThat(incus.images("ac-" + sb)).isEmpty();
+    assertThat(incus.instances("ac-" + sb)).isEmpty();
   }
 }

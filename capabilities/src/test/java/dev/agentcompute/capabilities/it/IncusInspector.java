@@ -56,6 +56,17 @@ final class IncusInspector {
     return result;
   }
 
+  /** Fingerprints of images stored in {@code project}. */
+  List<String> images(String project) {
+    List<String> result = new ArrayList<>();
+    for (JsonNode image : query("/1.0/images?recursion=1&all-projects=true")) {
+      if (project.equals(image.path("project").asString(""))) {
+        result.add(image.path("fingerprint").asString());
+      }
+    }
+    return result;
+  }
+
   List<String> instances(String project) {
     List<String> result = new ArrayList<>();
     JsonNode list = query("/1.0/instances?project=" + project);
