@@ -4,7 +4,6 @@ import dev.agentcompute.starlark.Dialect;
 import dev.agentcompute.starlark.Starlark;
 import dev.agentcompute.starlark.eval.Args;
 import dev.agentcompute.starlark.eval.Bool;
-import dev.agentcompute.starlark.eval.BudgetException;
 import dev.agentcompute.starlark.eval.Builtin;
 import dev.agentcompute.starlark.eval.EvalError;
 import dev.agentcompute.starlark.eval.EvalException;
@@ -15,7 +14,6 @@ import dev.agentcompute.starlark.eval.StarlarkFloat;
 import dev.agentcompute.starlark.eval.StarlarkString;
 import dev.agentcompute.starlark.eval.StarlarkThread;
 import dev.agentcompute.starlark.eval.Value;
-import dev.agentcompute.starlark.syntax.Position;
 import dev.agentcompute.starlark.syntax.SyntaxError;
 import java.io.IOException;
 import java.io.InputStream;
@@ -162,11 +160,4 @@ final class AssertModule {
     return j >= 0 && re.substring(j, i + 1).matches("\\{\\d+(,\\d*)?\\}");
   }
 
-  static Position unknown() {
-    return Position.UNKNOWN;
-  }
-
-  static boolean isBudget(EvalException e) {
-    return e instanceof BudgetException || (e instanceof EvalError ee && ee.budget() != null);
-  }
 }

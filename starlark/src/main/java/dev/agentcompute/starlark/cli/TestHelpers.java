@@ -2,12 +2,10 @@ package dev.agentcompute.starlark.cli;
 
 import dev.agentcompute.starlark.eval.Builtin;
 import dev.agentcompute.starlark.eval.EvalException;
-import dev.agentcompute.starlark.eval.HasAttrs;
 import dev.agentcompute.starlark.eval.HasBinary;
 import dev.agentcompute.starlark.eval.HasSetField;
 import dev.agentcompute.starlark.eval.Iterable;
 import dev.agentcompute.starlark.eval.Iterator;
-import dev.agentcompute.starlark.eval.Operators;
 import dev.agentcompute.starlark.eval.StarlarkInt;
 import dev.agentcompute.starlark.eval.StarlarkList;
 import dev.agentcompute.starlark.eval.Value;
@@ -145,13 +143,5 @@ final class TestHelpers {
     public void repr(StringBuilder sb) {
       sb.append("fib");
     }
-  }
-
-  static String repr(Value v) {
-    return Operators.repr(v);
-  }
-
-  static boolean isAttrs(Value v) {
-    return v instanceof HasAttrs;
   }
 }

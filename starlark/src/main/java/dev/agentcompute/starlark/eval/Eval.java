@@ -681,8 +681,9 @@ final class Eval {
     FunctionCode code = fn.code;
     thread.step();
     if (!fn.program.dialect().recursion()) {
-      for (StarlarkThread.Frame f : thread.frames()) {
-        if (f.callable() instanceof StarlarkFunction other && other.code == code) {
+      List<StarlarkThread.Frame> frames = thread.frames();
+      for (int i = 0, n = frames.size(); i < n; i++) {
+        if (frames.get(i).callable() instanceof StarlarkFunction other && other.code == code) {
           throw new EvalException("function " + code.name + " called recursively");
         }
       }

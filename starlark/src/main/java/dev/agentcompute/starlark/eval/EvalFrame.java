@@ -38,10 +38,6 @@ final class EvalFrame implements StarlarkThread.Frame {
     return callable;
   }
 
-  Position position() {
-    return pos;
-  }
-
   Program program() {
     return programRef;
   }

@@ -30,14 +30,6 @@ public final class Interpreter {
     }
   }
 
-  /** Wraps an error raised outside any frame (e.g. by a test helper) with the current stack. */
-  public static EvalError errorWithStack(StarlarkThread thread, EvalException e) {
-    if (e instanceof EvalError ee) {
-      return ee;
-    }
-    return new EvalError(e, Eval.snapshot(thread));
-  }
-
   /** The current call stack of the thread, outermost first. */
   public static List<EvalError.StackEntry> callStack(StarlarkThread thread) {
     return Eval.snapshot(thread);
