@@ -241,6 +241,19 @@ final class Eval {
   }
 
   private static void unpack(EvalFrame fr, List<Expr> targets, Value v, Position pos) throws EvalException {
+    int n = targets.size();
+    if (v instanceof Tuple t && t.len() == n) {
+      // fast path: no iterator, no copy (a tuple cannot change while we assign)
+      for (int k = 0; k < n; k++) {
+        assign(fr, targets.get(k), t.get(k), pos);
+      }
+      return;
+    }
+    unpackIterable(fr, targets, v, pos);
+  }
+
+  private static void unpackIterable(EvalFrame fr, List<Expr> targets, Value v, Position pos)
+      throws EvalException {
     if (!(v instanceof Iterable iterable)) {
       throw positioned(fr, pos, new EvalException("got " + v.type() + " in sequence assignment"));
     }
