@@ -127,12 +127,29 @@ describe('HTTP without tokens (loopback, subject development)', () => {
     await eventually(() => /msg="configuration applied".*changed=log_level/.test(server.stderr()),
       10_000, 'the reload log line');
 
+    // Sandbox policy takes effect through a new compute generation, without restart.
+    const compute = async () => (await (await fetch(`${server.base}/health/ready`)).json())
+      .checks.find((c) => c.name === 'dependencies').data.compute.details;
+    assert.equal((await compute()).generation, 1);
+    writeFileSync(file, readFileSync(file, 'utf8').replace('max_ttl_minutes: 120', 'max_ttl_minutes: 90'));
+    await eventually(async () => {
+      const c = await compute();
+      return c.generation === 2 && !c.swap_pending;
+    }, 60_000, 'compute generation 2');
+    assert.match(server.stderr(), /msg="compute reconfigured" generation=2 default_ttl=PT30M max_ttl=PT1H30M/);
+    const { client: after } = await connect(server.url);
+    const ttl = await after.callTool({ name: 'execute', arguments: { source: 'def main():\n    return 1\n' } });
+    assert.equal(ttl.isError ?? false, false);
+    await after.close();
+    const inForce = (await health()).digest;
+    assert.notEqual(inForce, applied.digest);
+
     writeFileSync(file, readFileSync(file, 'utf8') + 'unknown_key: 1\n');
     const refused = await eventually(async () => {
       const h = await health();
       return h.rejected_digest ? h : null;
     }, 20_000, 'the invalid edit to be refused');
-    assert.equal(refused.digest, applied.digest, 'the old version keeps serving');
+    assert.equal(refused.digest, inForce, 'the old version keeps serving');
     assert.deepEqual(refused.rejected_problems, ['decode configuration: unknown key "unknown_key"']);
     const { client } = await connect(server.url);
     await client.listTools();

@@ -1,6 +1,5 @@
 package dev.agentcompute.server;
 
-import dev.agentcompute.capabilities.ComputeRuntime;
 import dev.agentcompute.capabilities.config.ComputeConfig;
 import dev.agentcompute.capabilities.net.NetworkKind;
 import dev.agentcompute.capabilities.sandbox.TtlPolicy;
@@ -15,9 +14,9 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /**
- * Starts the compute capabilities (sandboxes, images, instances, networks, the reaper) from the
- * configuration. Values the file does not set (subnet pool, protected ranges, reaper interval,
- * image project) keep the capabilities module's defaults.
+ * Maps the server configuration onto the compute capabilities' configuration and finds the
+ * Incus socket they use. Values the file does not set (subnet pool, protected ranges, reaper
+ * interval, image project) keep the capabilities module's defaults.
  */
 final class ComputeWiring {
   private ComputeWiring() {}
@@ -38,16 +37,6 @@ final class ComputeWiring {
         config.incus().ovnRanges(),
         defaults.protectedRanges(),
         defaults.reaperInterval());
-  }
-
-  /** Connects, reconciles the catalogue (a missing alias fails startup) and starts the reaper. */
-  static ComputeRuntime start(ServerConfig config, Map<String, String> env) {
-    Path socket = unixSocket(config.incus(), env);
-    try {
-      return ComputeRuntime.startIncus(computeConfig(config), socket);
-    } catch (RuntimeException e) {
-      throw new StartupException("cannot start the compute capabilities: " + e.getMessage(), e);
-    }
   }
 
   /** The compute backend reaches Incus over its Unix socket. */

@@ -9,19 +9,14 @@ import java.util.Optional;
 
 /**
  * Which keys differ between two configurations, and which of them a running server can take
- * without a restart. The log level swaps atomically. The Incus connection, the Lume backend and
- * the screenshot listener are built once at startup. Sandbox policy and the image catalogue are
- * handed to the compute service once too: the capabilities module has no way yet to change them
- * in a running service (see restartReason), so they wait for a restart as well, and say so.
+ * without a restart. The log level swaps atomically; sandbox policy and the catalogue take
+ * effect through a new compute generation ({@link ComputeGenerations}). The Incus connection,
+ * the Lume backend and the screenshot listener are built once at startup, so changes to them
+ * wait for a restart.
  */
 final class ConfigChanges {
   /** A key whose new value waits for a restart, and why. */
   record Pending(String key, String reason) {}
-
-  /** The pending entry of a changed catalogue file (its content, not a key). */
-  static final String CATALOGUE = "images_file (catalogue content)";
-  static final String COMPUTE_AT_STARTUP = "the compute service takes sandbox policy and the image"
-      + " catalogue at startup (no live reconfiguration in the capabilities module yet)";
 
   private ConfigChanges() {}
 
@@ -48,9 +43,6 @@ final class ConfigChanges {
     if (key.startsWith("screenshots.")) {
       return Optional.of("the screenshot store and its listen address are set up at startup");
     }
-    if (key.startsWith("sandbox.") || key.equals("images_file") || key.equals(CATALOGUE)) {
-      return Optional.of(COMPUTE_AT_STARTUP);
-    }
     return Optional.empty();
   }
 
@@ -59,17 +51,14 @@ final class ConfigChanges {
    * {@code next}, every restart-only section as it was at startup.
    */
   static ServerConfig live(ServerConfig startup, ServerConfig next) {
-    return new ServerConfig(startup.incus(), startup.lume(), startup.sandbox(),
-        startup.imagesFile(), startup.screenshots(), next.logLevel());
+    return new ServerConfig(startup.incus(), startup.lume(), next.sandbox(), next.imagesFile(),
+        startup.screenshots(), next.logLevel());
   }
 
-  static List<Pending> pending(ServerConfig startup, ServerConfig next, boolean catalogueChanged) {
+  static List<Pending> pending(ServerConfig startup, ServerConfig next) {
     List<Pending> pending = new ArrayList<>();
     for (String key : changedKeys(startup, next)) {
       restartReason(key).ifPresent(reason -> pending.add(new Pending(key, reason)));
-    }
-    if (catalogueChanged) {
-      pending.add(new Pending(CATALOGUE, COMPUTE_AT_STARTUP));
     }
     return pending;
   }

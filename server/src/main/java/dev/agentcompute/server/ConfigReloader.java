@@ -5,30 +5,34 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * Watches the configuration file and the image catalogue it names. Polling digests (rather
  * than directory events) also catches atomic renames, symlink swaps and git checkouts. A new
- * version is validated in full: valid means applied (restart-only keys left pending), invalid
- * means refused and reported while the version in force keeps serving.
+ * version is validated in full, and every {@link LiveApplier} prepares it (the compute
+ * generation is built then): valid means applied (restart-only keys left pending), invalid or
+ * unpreparable means refused and reported while the version in force keeps serving.
  */
 final class ConfigReloader implements AutoCloseable {
   private static final Log LOG = Log.of(ConfigReloader.class);
 
   private final LiveConfig live;
   private final CatalogueCheck catalogue;
+  private final List<LiveApplier> appliers;
   private final ServerMetrics metrics;
   private final Duration interval;
   private final Clock clock;
   private volatile String lastSeen;
   private volatile Thread thread;
 
-  ConfigReloader(LiveConfig live, CatalogueCheck catalogue, ServerMetrics metrics,
-      Duration interval, Clock clock) {
+  ConfigReloader(LiveConfig live, CatalogueCheck catalogue, List<LiveApplier> appliers,
+      ServerMetrics metrics, Duration interval, Clock clock) {
     this.live = live;
     this.catalogue = catalogue;
+    this.appliers = List.copyOf(appliers);
     this.metrics = metrics;
     this.interval = interval;
     this.clock = clock;
@@ -81,10 +85,16 @@ final class ConfigReloader implements AutoCloseable {
     }
     LoadedConfig next;
     String catalogueDigest;
+    List<LiveApplier.Prepared> prepared = new ArrayList<>();
     try {
       next = ConfigLoader.load(file);
       catalogueDigest = validateCatalogue(next.config(), catalogue);
+      ServerConfig inForce = ConfigChanges.live(live.startup(), next.config());
+      for (LiveApplier applier : appliers) {
+        prepared.add(applier.prepare(inForce, catalogueDigest));
+      }
     } catch (ConfigException e) {
+      prepared.forEach(LiveApplier.Prepared::abandon);
       lastSeen = seen;
       live.reject(new LiveConfig.Rejected(fileDigest, e.problems(), clock.instant()));
       metrics.reload("rejected");
@@ -96,6 +106,7 @@ final class ConfigReloader implements AutoCloseable {
     lastSeen = next.digest() + "/" + catalogueDigest;
     ServerConfig before = live.current().config();
     LiveConfig.State state = live.accept(next, catalogueDigest, clock.instant());
+    prepared.forEach(LiveApplier.Prepared::commit);
     List<String> changed = ConfigChanges.changedKeys(before, state.config());
     metrics.reload(state.pending().isEmpty() ? "applied" : "pending");
     LOG.info("configuration applied", "digest", next.shortDigest(),

@@ -27,13 +27,11 @@ public final class LiveConfig {
       Instant appliedAt, List<ConfigChanges.Pending> pending, Optional<Rejected> rejected) {}
 
   private final ServerConfig startup;
-  private final String startupCatalogueDigest;
   private final AtomicReference<State> state;
   private final List<Consumer<State>> listeners = new CopyOnWriteArrayList<>();
 
   LiveConfig(LoadedConfig initial, String catalogueDigest, Instant now) {
     this.startup = initial.config();
-    this.startupCatalogueDigest = catalogueDigest;
     this.state = new AtomicReference<>(new State(initial.config(), initial, catalogueDigest, now,
         List.of(), Optional.empty()));
   }
@@ -54,8 +52,7 @@ public final class LiveConfig {
   /** Puts an accepted version in force. */
   State accept(LoadedConfig next, String catalogueDigest, Instant now) {
     State s = new State(ConfigChanges.live(startup, next.config()), next, catalogueDigest, now,
-        List.copyOf(ConfigChanges.pending(startup, next.config(),
-            !catalogueDigest.equals(startupCatalogueDigest))), Optional.empty());
+        List.copyOf(ConfigChanges.pending(startup, next.config())), Optional.empty());
     state.set(s);
     listeners.forEach(l -> l.accept(s));
     return s;

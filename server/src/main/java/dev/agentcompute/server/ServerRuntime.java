@@ -1,6 +1,5 @@
 package dev.agentcompute.server;
 
-import dev.agentcompute.capabilities.ComputeRuntime;
 import dev.agentcompute.capabilities.catalog.ImageCatalog;
 import dev.agentcompute.incus.IncusClient;
 import io.modelcontextprotocol.json.McpJsonDefaults;
@@ -13,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -58,11 +58,12 @@ final class ServerRuntime {
     Operations operations = new Operations(live, Version.current(), Instant.now());
     ShutdownSignal signal = ShutdownSignal.install();
     try (IncusClient incus = IncusConnection.open(loaded.config().incus(), env);
-         ComputeRuntime compute = ComputeWiring.start(loaded.config(), env);
-         ConfigReloader reloader = new ConfigReloader(live, CATALOGUE, metrics, RELOAD_POLL,
-             Clock.systemUTC())) {
+         ComputeGenerations compute = ComputeGenerations.start(loaded.config(), catalogueDigest,
+             ComputeWiring.unixSocket(loaded.config().incus(), env));
+         ConfigReloader reloader = new ConfigReloader(live, CATALOGUE, List.of(compute), metrics,
+             RELOAD_POLL, Clock.systemUTC())) {
       operations.addReadinessCheck(IncusConnection.readiness(incus, metrics));
-      operations.addReadinessCheck(computeReadiness(compute));
+      operations.addReadinessCheck(compute.readiness());
       McpServerAssembly assembly = ToolWiring.assembly(compute, metrics);
       reloader.start();
       return http
@@ -101,22 +102,6 @@ final class ServerRuntime {
     mcp.closeGracefully();
     LOG.info("shut down cleanly");
     return Commands.OK;
-  }
-
-  private static ReadinessCheck computeReadiness(ComputeRuntime compute) {
-    return new ReadinessCheck() {
-      @Override
-      public String name() {
-        return "compute";
-      }
-
-      @Override
-      public Result check() {
-        return compute.ready()
-            ? Result.up(java.util.Map.of("backend", "incus"))
-            : Result.down("the storage pool or the image project is not reachable in Incus");
-      }
-    };
   }
 
   private static void applyLogLevel(LiveConfig.State state, LogLevel fromCli) {

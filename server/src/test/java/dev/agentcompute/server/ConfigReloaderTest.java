@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -33,6 +35,7 @@ class ConfigReloaderTest {
       """;
 
   @TempDir Path dir;
+  private final RecordingApplier applier = new RecordingApplier();
   private Path file;
   private LiveConfig live;
   private ConfigReloader reloader;
@@ -52,7 +55,7 @@ class ConfigReloaderTest {
     LoadedConfig loaded = ConfigLoader.load(file);
     String catalogue = ConfigReloader.validateCatalogue(loaded.config(), ServerRuntime.CATALOGUE);
     live = new LiveConfig(loaded, catalogue, Instant.now());
-    reloader = new ConfigReloader(live, ServerRuntime.CATALOGUE,
+    reloader = new ConfigReloader(live, ServerRuntime.CATALOGUE, List.of(applier),
         ServerMetrics.global(), Duration.ofHours(1), Clock.systemUTC());
   }
 
@@ -61,34 +64,63 @@ class ConfigReloaderTest {
     assertThat(reloader.reloadNow()).isFalse();
   }
 
+  /** Records what it was asked to prepare and commit; refuses when told to. */
+  static final class RecordingApplier implements LiveApplier {
+    final List<String> events = new ArrayList<>();
+    String refuse;
+
+    @Override
+    public Prepared prepare(ServerConfig next, String catalogueDigest) {
+      events.add("prepare ttl=" + next.sandbox().maxTtl().toMinutes() + " pins="
+          + next.sandbox().pinIdentities() + " pool=" + next.incus().pool());
+      if (refuse != null) {
+        throw new ConfigException("compute: " + refuse);
+      }
+      return new Prepared() {
+        @Override
+        public void commit() {
+          events.add("commit");
+        }
+
+        @Override
+        public void abandon() {
+          events.add("abandon");
+        }
+      };
+    }
+  }
+
   @Test
   void aValidEditTakesEffectWithoutRestart() throws IOException {
     String before = live.current().source().digest();
     LiveConfig.State[] notified = new LiveConfig.State[1];
     live.subscribe(s -> notified[0] = s);
-    Files.writeString(file, config("default", 1440, "log_level: debug\n"));
+    Files.writeString(file, config("default", 600, "log_level: debug\n")
+        .replace("[alice]", "[alice, bob]"));
     assertThat(reloader.reloadNow()).isTrue();
     LiveConfig.State s = live.current();
+    assertThat(s.config().sandbox().maxTtl()).isEqualTo(Duration.ofMinutes(600));
+    assertThat(s.config().sandbox().pinIdentities()).containsExactly("alice", "bob");
     assertThat(s.config().logLevel()).contains(LogLevel.DEBUG);
     assertThat(s.pending()).isEmpty();
     assertThat(s.rejected()).isEmpty();
     assertThat(s.source().digest()).isNotEqualTo(before);
     assertThat(notified[0]).isSameAs(s);
+    assertThat(applier.events).containsExactly(
+        "prepare ttl=600 pins=[alice, bob] pool=default", "commit");
     assertThat(reloader.reloadNow()).isFalse();
   }
 
   @Test
-  void sandboxPolicyChangesArePendingUntilComputeCanTakeThem() throws IOException {
-    Files.writeString(file, config("default", 600, "log_level: warn\n")
-        .replace("[alice]", "[alice, bob]"));
+  void aVersionAnApplierCannotPrepareIsRefused() throws IOException {
+    LiveConfig.State before = live.current();
+    applier.refuse = "catalogue alias \"busybox\" is missing in Incus";
+    Files.writeString(file, config("default", 600, ""));
     assertThat(reloader.reloadNow()).isTrue();
-    LiveConfig.State s = live.current();
-    assertThat(s.config().logLevel()).contains(LogLevel.WARN);
-    assertThat(s.config().sandbox().maxTtl()).isEqualTo(Duration.ofMinutes(1440));
-    assertThat(s.config().sandbox().pinIdentities()).containsExactly("alice");
-    assertThat(s.pending()).extracting(ConfigChanges.Pending::key)
-        .containsExactly("sandbox.max_ttl_minutes", "sandbox.pin_identities");
-    assertThat(s.pending().getFirst().reason()).contains("compute service");
+    assertThat(live.current().config()).isEqualTo(before.config());
+    assertThat(live.current().rejected()).get().satisfies(r -> assertThat(r.problems())
+        .containsExactly("compute: catalogue alias \"busybox\" is missing in Incus"));
+    assertThat(applier.events).containsExactly("prepare ttl=600 pins=[alice] pool=default");
   }
 
   @Test
@@ -104,11 +136,13 @@ class ConfigReloaderTest {
           "decode configuration: unknown key \"sandbox_typo\"");
       assertThat(r.digest()).isNotEqualTo(before.source().digest());
     });
+    assertThat(applier.events).isEmpty();
     // Fixing the file clears the refusal.
-    Files.writeString(file, config("default", 1440, "log_level: error\n"));
+    Files.writeString(file, config("default", 700, "log_level: error\n"));
     assertThat(reloader.reloadNow()).isTrue();
     assertThat(live.current().rejected()).isEmpty();
     assertThat(live.current().config().logLevel()).contains(LogLevel.ERROR);
+    assertThat(live.current().config().sandbox().maxTtl()).isEqualTo(Duration.ofMinutes(700));
   }
 
   @Test
@@ -120,6 +154,9 @@ class ConfigReloaderTest {
     assertThat(s.config().logLevel()).contains(LogLevel.DEBUG);
     assertThat(s.pending()).extracting(ConfigChanges.Pending::key).containsExactly("incus.pool");
     assertThat(s.pending().getFirst().reason()).contains("Incus connection");
+    // Appliers see the values in force: the startup pool, not the pending one.
+    assertThat(applier.events).containsExactly(
+        "prepare ttl=1440 pins=[alice] pool=default", "commit");
     // Reverting the restart-only key clears the pending entry.
     Files.writeString(file, config("default", 1440, "log_level: debug\n"));
     reloader.reloadNow();
@@ -137,8 +174,9 @@ class ConfigReloaderTest {
         "memory_mb: 256"));
     assertThat(reloader.reloadNow()).isTrue();
     assertThat(live.current().rejected()).isEmpty();
-    assertThat(live.current().pending()).extracting(ConfigChanges.Pending::key)
-        .containsExactly(ConfigChanges.CATALOGUE);
+    assertThat(live.current().pending()).isEmpty();
+    assertThat(live.current().catalogueDigest())
+        .isEqualTo(Digests.sha256Hex(Files.readAllBytes(dir.resolve("images/catalog.yaml"))));
   }
 
   @Test

@@ -1,0 +1,186 @@
+package dev.agentcompute.server;
+
+import io.modelcontextprotocol.server.McpServerFeatures;
+import io.modelcontextprotocol.server.McpSyncServerExchange;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+/**
+ * The compute generation in force and its replacement. Every tool call runs on one generation
+ * from start to end (a read lock); a prepared replacement is swapped in only at a moment when no
+ * call is in flight (a non-blocking write-lock attempt, retried), so two generations never work
+ * at once and each sandbox keeps exactly one gate. Calls are never blocked by a pending swap.
+ */
+final class ComputeGenerations implements LiveApplier, AutoCloseable {
+  private static final Log LOG = Log.of(ComputeGenerations.class);
+  private static final Duration SWAP_RETRY = Duration.ofMillis(200);
+
+  private final Path incusSocket;
+  private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+  private final AtomicReference<ComputeGeneration> pending = new AtomicReference<>();
+  private final AtomicLong numbers = new AtomicLong();
+  private volatile ComputeGeneration current;
+  private final Thread swapper;
+
+  private ComputeGenerations(Path incusSocket, ComputeGeneration first) {
+    this.incusSocket = incusSocket;
+    this.current = first;
+    numbers.set(first.number());
+    this.swapper = Thread.ofVirtual().name("compute-swapper").start(this::swapLoop);
+  }
+
+  /** Builds the first generation (a missing catalogue alias fails startup) and starts its reaper. */
+  static ComputeGenerations start(ServerConfig config, String catalogueDigest, Path incusSocket) {
+    ComputeGeneration first;
+    try {
+      first = ComputeGeneration.build(1, config, catalogueDigest, incusSocket);
+    } catch (StartupException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new StartupException("cannot start the compute capabilities: " + e.getMessage(), e);
+    }
+    first.reaper().start();
+    LOG.info("codemode ready", "capabilities", first.capabilities(), "generation", 1);
+    return new ComputeGenerations(incusSocket, first);
+  }
+
+  ComputeGeneration current() {
+    return current;
+  }
+
+  boolean swapPending() {
+    return pending.get() != null;
+  }
+
+  /** Runs one tool call on the generation in force, which cannot change until it returns. */
+  McpSchema.CallToolResult call(Optional<String> fixedSubject, String tool,
+      McpSyncServerExchange exchange, McpSchema.CallToolRequest request) {
+    lock.readLock().lock();
+    try {
+      return current.tools(fixedSubject).get(tool).callHandler().apply(exchange, request);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  /** The three tools, each dispatching to the generation in force at call time. */
+  List<McpServerFeatures.SyncToolSpecification> tools(Optional<String> fixedSubject) {
+    return current.tools(fixedSubject).values().stream()
+        .map(spec -> McpServerFeatures.SyncToolSpecification.builder().tool(spec.tool())
+            .callHandler((exchange, request) ->
+                call(fixedSubject, spec.tool().name(), exchange, request))
+            .build())
+        .toList();
+  }
+
+  @Override
+  public Prepared prepare(ServerConfig next, String catalogueDigest) {
+    ComputeGeneration basis = Optional.ofNullable(pending.get()).orElse(current);
+    if (!basis.differsFrom(next, catalogueDigest)) {
+      return Prepared.NOTHING;
+    }
+    ComputeGeneration built;
+    try {
+      built = ComputeGeneration.build(numbers.incrementAndGet(), next, catalogueDigest,
+          incusSocket);
+    } catch (RuntimeException e) {
+      throw new ConfigException("compute: " + e.getMessage());
+    }
+    return new Prepared() {
+      @Override
+      public void commit() {
+        ComputeGeneration replaced = pending.getAndSet(built);
+        if (replaced != null) {
+          replaced.close();
+        }
+        trySwap();
+      }
+
+      @Override
+      public void abandon() {
+        built.close();
+      }
+    };
+  }
+
+  /** Swaps the pending generation in if no call is in flight right now. */
+  boolean trySwap() {
+    ComputeGeneration next = pending.get();
+    if (next == null || !lock.writeLock().tryLock()) {
+      return false;
+    }
+    ComputeGeneration old;
+    try {
+      if (!pending.compareAndSet(next, null)) {
+        return false;
+      }
+      old = current;
+      old.reaper().close();
+      current = next;
+      next.reaper().start();
+    } finally {
+      lock.writeLock().unlock();
+    }
+    old.codeMode().close();
+    LOG.info("compute reconfigured", "generation", next.number(),
+        "default_ttl", next.config().sandbox().defaultTtl(),
+        "max_ttl", next.config().sandbox().maxTtl(),
+        "pin_identities", String.join(",", next.config().sandbox().pinIdentities()),
+        "catalogue", "sha256:" + next.catalogueDigest().substring(0, 12),
+        "capabilities", next.capabilities());
+    return true;
+  }
+
+  private void swapLoop() {
+    while (!Thread.currentThread().isInterrupted()) {
+      try {
+        Thread.sleep(SWAP_RETRY);
+        trySwap();
+      } catch (InterruptedException e) {
+        return;
+      } catch (RuntimeException e) {
+        LOG.error("compute swap failed", e);
+      }
+    }
+  }
+
+  /** Readiness: the backend answers and its storage pool and image project exist. */
+  ReadinessCheck readiness() {
+    return new ReadinessCheck() {
+      @Override
+      public String name() {
+        return "compute";
+      }
+
+      @Override
+      public Result check() {
+        ComputeGeneration g = current;
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("backend", "incus");
+        details.put("generation", g.number());
+        details.put("capabilities", g.capabilities());
+        details.put("swap_pending", swapPending());
+        boolean up = g.service().backend().ready();
+        if (!up) {
+          details.put("error", "the storage pool or the image project is not reachable");
+        }
+        return new Result(up, details);
+      }
+    };
+  }
+
+  @Override
+  public void close() {
+    swapper.interrupt();
+    Optional.ofNullable(pending.getAndSet(null)).ifPresent(ComputeGeneration::close);
+    current.close();
+  }
+}
