@@ -221,15 +221,18 @@ public final class Operators {
         break;
       case LTLT:
       case GTGT:
-        if (x instanceof StarlarkInt a && y instanceof StarlarkInt b) {
-          if (b.signum() < 0) {
-            throw new EvalException("negative shift count: " + b);
+        if (x instanceof StarlarkInt a) {
+          int n = asInt32(y, ""); // as Go: "got string, want int", "N out of range"
+          if (n < 0) {
+            throw new EvalException("negative shift count: " + n);
           }
-          if (!b.isLong() || b.longValue() >= 512) {
-            throw new EvalException("shift count too large: " + b);
+          if (op == Token.LTLT) {
+            if (n >= 512) {
+              throw new EvalException("shift count too large: " + n);
+            }
+            return a.shiftLeft(n);
           }
-          int n = (int) b.longValue();
-          return op == Token.LTLT ? a.shiftLeft(n) : a.shiftRight(n);
+          return a.shiftRight(n);
         }
         break;
       default:

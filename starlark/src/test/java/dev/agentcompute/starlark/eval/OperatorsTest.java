@@ -73,6 +73,9 @@ class OperatorsTest {
     assertThat(bin(Token.GTGT, i(-9), i(1))).isEqualTo(i(-5));
     assertThatThrownBy(() -> bin(Token.LTLT, i(1), i(-1))).hasMessage("negative shift count: -1");
     assertThatThrownBy(() -> bin(Token.LTLT, i(1), i(10000))).hasMessage("shift count too large: 10000");
+    assertThat(bin(Token.GTGT, i(1), i(10000))).isEqualTo(i(0));
+    assertThatThrownBy(() -> bin(Token.LTLT, i(1), s("a"))).hasMessage("got string, want int");
+    assertThatThrownBy(() -> bin(Token.LTLT, s("a"), i(1))).hasMessage("unknown binary op: string << int");
   }
 
   @Test
