@@ -49,6 +49,7 @@ class InterpreterFuzzTest {
       } catch (EvalError e) {
         assertThat(e.getMessage()).isNotNull();
       }
+      assertThat(thread.depth()).as("call stack unwound").isZero();
     });
   }
 
@@ -67,6 +68,7 @@ class InterpreterFuzzTest {
   void mutatedProgramsEndCleanly(@ForAll("seedIndex") int seed, @ForAll long mutation) {
     String src = ProgramGenerator.mutate(SEEDS.get(seed), mutation);
     runToCompletion(src, Dialect.FULL);
+    runToCompletion(src, Dialect.CODEMODE);
   }
 
   @Provide
