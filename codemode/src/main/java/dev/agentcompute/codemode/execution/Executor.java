@@ -45,7 +45,7 @@ public final class Executor implements AutoCloseable {
         }
         this.manifest = List.copyOf(items);
         this.childCap = childCap;
-        int warm = (int) Math.min(2, limits.maxConcurrentExecutions());
+        int warm = (int) Math.min(3, limits.maxConcurrentExecutions());
         this.pool = new WorkerPool(command, (int) limits.maxConcurrentExecutions(), warm);
     }
 
@@ -67,6 +67,7 @@ public final class Executor implements AutoCloseable {
             throw CodeModeException.invalidRegistration("worker frame caps do not fit 32 bits; lower MaxValueBytes or "
                     + "MaxSourceBytes");
         }
+        WorkerCommand.prepareAotCache(limits.maxWorkerMemoryBytes());
         List<String> command = WorkerCommand.build(limits.maxWorkerMemoryBytes());
         Probe.run(command);
         return new Executor(catalog, policy, limits, command, childCap);

@@ -5,6 +5,8 @@ import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.concurrent.TimeUnit;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -39,11 +41,15 @@ public final class WorkerCommand {
         cmd.add("-Xlog:disable");
         cmd.add("-XX:+DisplayVMOutputToStderr");
         String cp = System.getProperty("java.class.path", "");
-        // CDS archives only cover jar files; a directory (or a manifest pointing at one) fails the dump.
-        Path archive = onlyPlainJars(cp) ? archivePath(java, cp) : null;
-        if (archive != null) {
-            cmd.add("-XX:SharedArchiveFile=" + archive);
-            cmd.add("-XX:+AutoCreateSharedArchive");
+        // AOT caches and CDS archives only cover jar files; a directory (or a manifest pointing at one) fails them.
+        if (onlyPlainJars(cp)) {
+            Path aot = cachePath(java, cp, ".aot");
+            if (aot != null && Files.isRegularFile(aot)) {
+                cmd.add("-XX:AOTCache=" + aot);
+            } else if (aot != null) {
+                cmd.add("-XX:SharedArchiveFile=" + cachePath(java, cp, ".jsa"));
+                cmd.add("-XX:+AutoCreateSharedArchive");
+            }
         }
         String modulePath = System.getProperty("jdk.module.path");
         if (!cp.isEmpty()) {
@@ -83,9 +89,53 @@ public final class WorkerCommand {
         return true;
     }
 
-    private static Path archivePath(String javaBin, String cp) {
+    /**
+     * Creates the Java AOT cache of the worker (class loading, linking and profiles of a worker
+     * that warmed the interpreter) once per java binary and class path, when the class path is
+     * all jars. Best effort: without it workers start with a class-data-sharing archive.
+     */
+    public static void prepareAotCache(long maxHeapBytes) {
+        String cp = System.getProperty("java.class.path", "");
+        String java = ProcessHandle.current().info().command().orElse(null);
+        if (java == null || !onlyPlainJars(cp)) {
+            return;
+        }
+        Path aot = cachePath(java, cp, ".aot");
+        if (aot == null || Files.isRegularFile(aot)) {
+            return;
+        }
+        List<String> cmd = new ArrayList<>(build(maxHeapBytes));
+        cmd.removeIf(a -> a.startsWith("-XX:SharedArchiveFile=") || a.equals("-XX:+AutoCreateSharedArchive")
+                || a.startsWith("-Xlog"));
         try {
-            Path dir = Path.of(System.getProperty("java.io.tmpdir"), "agentcompute-codemode-cds");
+            Path tmp = Files.createTempFile(aot.getParent(), "training-", ".aot");
+            Files.delete(tmp);
+            cmd.add(1, "-XX:AOTCacheOutput=" + tmp);
+            ProcessBuilder pb = new ProcessBuilder(cmd);
+            pb.environment().clear();
+            pb.environment().put(CodeMode.WORKER_MARKER, "1");
+            pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
+            pb.redirectError(ProcessBuilder.Redirect.DISCARD);
+            Process p = pb.start();
+            byte[] probe = "{\"type\":\"probe\",\"version\":1}".getBytes(StandardCharsets.UTF_8);
+            try (var out = p.getOutputStream()) {
+                out.write(new byte[] {0, 0, 0, (byte) probe.length});
+                out.write(probe);
+            }
+            if (p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0 && Files.isRegularFile(tmp)) {
+                Files.move(tmp, aot, StandardCopyOption.ATOMIC_MOVE);
+            } else {
+                p.destroyForcibly();
+                Files.deleteIfExists(tmp);
+            }
+        } catch (Exception e) {
+            // Optional optimisation: workers still start without the cache.
+        }
+    }
+
+    private static Path cachePath(String javaBin, String cp, String suffix) {
+        try {
+            Path dir = Path.of(System.getProperty("java.io.tmpdir"), "agentcompute-codemode-cache");
             Files.createDirectories(dir);
             java.security.MessageDigest md = java.security.MessageDigest.getInstance("SHA-256");
             md.update((javaBin + File.pathSeparator + System.getProperty("java.version") + File.pathSeparator + cp)
@@ -96,7 +146,7 @@ public final class WorkerCommand {
                     md.update(Long.toString(f.lastModified()).getBytes(StandardCharsets.UTF_8));
                 }
             }
-            return dir.resolve("worker-" + HexFormat.of().formatHex(md.digest(), 0, 12) + ".jsa");
+            return dir.resolve("worker-" + HexFormat.of().formatHex(md.digest(), 0, 12) + suffix);
         } catch (Exception e) {
             return null;
         }

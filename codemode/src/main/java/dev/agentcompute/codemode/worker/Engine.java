@@ -44,9 +44,6 @@ public interface Engine {
     Object run(String source, Frame.ExecLimits limits, List<Manifest.Item> manifest, Bridge bridge)
             throws Failure, Aborted, java.io.IOException;
 
-    /** Runs a tiny program so classes are loaded and warm before the first real request. */
-    void warmUp();
-
     /** The interpreter engine, or null when none is on the class path. */
     static Engine load() {
         try {

@@ -55,16 +55,6 @@ public final class StarlarkEngine implements Engine {
     }
 
     @Override
-    public void warmUp() {
-        try {
-            run("def helper(x):\n    return [x, {\"k\": x * 2}, (1.5, None, True)]\n\ndef main():\n"
-                    + "    return helper(3)\n", new Frame.ExecLimits(65536, 10000, 1, 32, 65536), List.of(), (id, a) -> null);
-        } catch (Exception | StackOverflowError ignored) {
-            // warming is best effort; real requests report their own failures
-        }
-    }
-
-    @Override
     public Object run(String source, Frame.ExecLimits limits, List<Manifest.Item> manifest, Bridge bridge)
             throws Failure, Aborted, IOException {
         Run run = new Run();

@@ -15,6 +15,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import dev.agentcompute.codemode.binding.TypeNode;
+import dev.agentcompute.codemode.protocol.Manifest;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -49,13 +52,54 @@ public final class WorkerMain {
         try {
             Engine engine = Engine.load();
             if (engine != null) {
-                engine.warmUp();
+                warmUp(engine);
             }
             status = new WorkerMain(stdin, stdout, engine).serve();
         } catch (Throwable t) {
             status = 1;
         }
         Runtime.getRuntime().halt(status);
+    }
+
+    /**
+     * Exercises the whole request path (frame decoding, binding, the interpreter, native-call
+     * forwarding, result encoding) a few times before the first real request, so a pre-started
+     * worker answers with loaded, linked and compiled code. Best effort.
+     */
+    static void warmUp(Engine engine) {
+        TypeNode.Struct input = new TypeNode.Struct(null, null, List.of(
+                new TypeNode.Field("key", new TypeNode.Str(), false, null),
+                new TypeNode.Field("n", new TypeNode.Opt(new TypeNode.Int(Long.MIN_VALUE, Long.MAX_VALUE,
+                        TypeNode.IntRepr.NONE), TypeNode.OptRepr.NONE), false, null),
+                new TypeNode.Field("tags", new TypeNode.ListOf(new TypeNode.Str(), false), false, null)));
+        String source = "def helper(x):\n    return {'x': x * 1.5, 'ok': True, 'none': None}\n\ndef main():\n"
+                + "    r = warm.call(key='k', n=1, tags=['a', 'b'])\n    return [r, helper(2), sum([1, 2]), json.encode([1])]\n";
+        Frame.ExecLimits limits = new Frame.ExecLimits(65_536, 100_000, 10, 32, 1 << 20);
+        for (int i = 0; i < 5; i++) {
+            try {
+                Frame.Exec sample = new Frame.Exec(Frame.VERSION, source, limits,
+                        List.of(new Manifest.Item("warm.call", "warm.call", input)), false);
+                Frame.Exec exec = (Frame.Exec) Frames.decode(
+                        Frames.encode(sample).getBytes(java.nio.charset.StandardCharsets.UTF_8), 64);
+                Object value = engine.run(exec.source(), exec.limits(), exec.manifest(), (id, args) -> {
+                    try {
+                        return echo(id, args);
+                    } catch (ProtocolException | Values.InvalidValue e) {
+                        throw new IOException(e.getMessage());
+                    }
+                });
+                Values.size(Frames.encode(new Frame.Final(value)));
+            } catch (Exception | StackOverflowError e) {
+                return;
+            }
+        }
+    }
+
+    private static Object echo(String id, Map<String, Object> args) throws ProtocolException, Values.InvalidValue {
+        Frames.decode(Frames.encode(new Frame.NativeCall(id, args)).getBytes(java.nio.charset.StandardCharsets.UTF_8), 64);
+        Frame r = Frames.decode(Frames.encode(new Frame.NativeResult(Map.of("key", "k", "count", 1L)))
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8), 64);
+        return Values.validate(((Frame.NativeResult) r).result(), 32);
     }
 
     int serve() throws IOException {

@@ -1,0 +1,168 @@
+import dev.agentcompute.codemode.Capability;
+import dev.agentcompute.codemode.CodeMode;
+import dev.agentcompute.codemode.Context;
+import dev.agentcompute.codemode.Limits;
+import dev.agentcompute.codemode.Options;
+import dev.agentcompute.codemode.Server;
+import dev.agentcompute.codemode.authz.Policy;
+import dev.agentcompute.codemode.authz.Subject;
+import dev.agentcompute.codemode.execution.WorkerCommand;
+import java.io.DataInputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** Prints CodeMode worker and execution figures. Run through bench/codemode/run. */
+public final class CodeModeBench {
+
+    record Key(String key) { }
+
+    record Value(String key, long n) { }
+
+    static final String TRIVIAL = "def main():\n    return 1\n";
+    static final String TEN_CALLS = "def main():\n    return [records.get(key='k' + str(i)) for i in range(10)]\n";
+
+    public static void main(String[] args) throws Exception {
+        CodeMode.serveWorkerAndExit();
+        int samples = args.length > 0 ? Integer.parseInt(args[0]) : 200;
+        WorkerCommand.prepareAotCache(128L << 20);
+        workerStart();
+        for (long perWorker : new long[] {1, 100}) {
+            Limits limits = Limits.unset().with("MaxExecutionsPerWorker", Long.toString(perWorker));
+            try (Server s = CodeMode.builder(Options.builder().policy(Policy.allowAll()).limits(limits).build())
+                    .register(Capability.named("records.get", Key.class, Value.class).summary("Get one record.")
+                            .handler((ctx, subject, in) -> new Value(in.key(), in.key().length())))
+                    .build()) {
+                System.out.printf("%n== MaxExecutionsPerWorker=%d (MaxConcurrentExecutions=%d)%n", perWorker,
+                        s.limits().maxConcurrentExecutions());
+                for (int i = 0; i < 20; i++) {
+                    s.execute(Context.background(), new Subject("bench"), TRIVIAL);
+                }
+                latency(s, "trivial", TRIVIAL, 1, samples, 300);
+                latency(s, "10 native calls", TEN_CALLS, 1, samples, 300);
+                latency(s, "trivial", TRIVIAL, 1, samples, 0);
+                latency(s, "10 native calls", TEN_CALLS, 1, samples, 0);
+                latency(s, "trivial", TRIVIAL, 8, samples, 0);
+                latency(s, "10 native calls", TEN_CALLS, 8, samples, 0);
+                sustained(s, TRIVIAL, 8, 10_000);
+                System.out.printf("workers started during this mode: %d%n", s.workersStarted());
+            }
+        }
+    }
+
+    static void workerStart() throws Exception {
+        List<String> cmd = WorkerCommand.build(128L << 20);
+        List<Double> wall = new ArrayList<>();
+        List<Double> cpu = new ArrayList<>();
+        List<Long> rss = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            long t0 = System.nanoTime();
+            Process p = WorkerCommand.start(cmd, false);
+            OutputStream out = p.getOutputStream();
+            // A kept-alive trivial execution: the worker stays up afterwards, so /proc can be read.
+            byte[] probe = ("{\"type\":\"exec\",\"version\":1,\"source\":\"def main():\\n    return 1\\n\","
+                    + "\"limits\":{\"max_source_bytes\":65536,\"max_execution_steps\":1000000,\"max_native_calls\":100,"
+                    + "\"max_value_depth\":32,\"max_value_bytes\":1048576},\"manifest\":[],\"keep_alive\":true}")
+                    .getBytes(StandardCharsets.UTF_8);
+            out.write(new byte[] {0, 0, (byte) (probe.length >> 8), (byte) probe.length});
+            out.write(probe);
+            out.flush();
+            DataInputStream in = new DataInputStream(p.getInputStream());
+            int len = in.readInt();
+            in.readNBytes(len);
+            long t1 = System.nanoTime();
+            String[] stat = Files.readString(Path.of("/proc/" + p.pid() + "/stat")).split("\\) ")[1].split(" ");
+            long ticks = Long.parseLong(stat[11]) + Long.parseLong(stat[12]);
+            for (String line : Files.readAllLines(Path.of("/proc/" + p.pid() + "/status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    rss.add(Long.parseLong(line.replaceAll("[^0-9]", "")));
+                }
+            }
+            out.close();
+            p.waitFor();
+            if (i >= 2) {
+                wall.add((t1 - t0) / 1e6);
+                cpu.add(ticks * 10.0);
+            }
+        }
+        Collections.sort(wall);
+        Collections.sort(cpu);
+        Collections.sort(rss);
+        System.out.println("worker command: " + String.join(" ", cmd.subList(0, cmd.size() - 3)) + " ...");
+        System.out.printf("worker start to first result (JVM start, interpreter warmed, one trivial execution): wall p50 %.1f ms, CPU p50 %.0f ms "
+                + "(user+sys, 10 ms ticks)%n", wall.get(wall.size() / 2), cpu.get(cpu.size() / 2));
+        System.out.printf("memory per idle warmed worker: RSS p50 %.1f MiB%n", rss.get(rss.size() / 2) / 1024.0);
+    }
+
+    /** {@code pauseMillis} > 0 lets the idle pool refill between samples ("once the pool is warm"). */
+    static void latency(Server s, String label, String program, int callers, int samples, long pauseMillis)
+            throws Exception {
+        List<Double> ms = Collections.synchronizedList(new ArrayList<>());
+        ExecutorService pool = Executors.newFixedThreadPool(callers);
+        List<Future<?>> fs = new ArrayList<>();
+        for (int c = 0; c < callers; c++) {
+            int id = c;
+            fs.add(pool.submit(() -> {
+                for (int i = 0; i < samples / callers; i++) {
+                    if (pauseMillis > 0) {
+                        Thread.sleep(pauseMillis);
+                    }
+                    long t0 = System.nanoTime();
+                    try {
+                        s.execute(Context.background(), new Subject("bench-" + id), program);
+                    } catch (Exception e) {
+                        throw new RuntimeException(e);
+                    }
+                    ms.add((System.nanoTime() - t0) / 1e6);
+                }
+                return null;
+            }));
+        }
+        for (Future<?> f : fs) {
+            f.get();
+        }
+        pool.shutdown();
+        List<Double> sorted = new ArrayList<>(ms);
+        Collections.sort(sorted);
+        System.out.printf("execute latency, %-15s %d caller(s)%s: p50 %7.1f ms  p99 %7.1f ms  (n=%d)%n", label, callers,
+                pauseMillis > 0 ? ", warm pool (" + pauseMillis + " ms between calls)" : ", back to back",
+                sorted.get(sorted.size() / 2), sorted.get((int) Math.min(sorted.size() - 1, Math.ceil(sorted.size() * 0.99) - 1)),
+                sorted.size());
+    }
+
+    static void sustained(Server s, String program, int callers, long millis) throws Exception {
+        AtomicLong done = new AtomicLong();
+        long end = System.nanoTime() + millis * 1_000_000;
+        ExecutorService pool = Executors.newFixedThreadPool(callers);
+        List<Future<?>> fs = new ArrayList<>();
+        long t0 = System.nanoTime();
+        for (int c = 0; c < callers; c++) {
+            int id = c;
+            fs.add(pool.submit(() -> {
+                while (System.nanoTime() < end) {
+                    try {
+                        s.execute(Context.background(), new Subject("bench-" + id), program);
+                    } catch (Exception e) {
+                        throw new RuntimeException(e);
+                    }
+                    done.incrementAndGet();
+                }
+                return null;
+            }));
+        }
+        for (Future<?> f : fs) {
+            f.get();
+        }
+        pool.shutdown();
+        double secs = (System.nanoTime() - t0) / 1e9;
+        System.out.printf("sustained trivial executes/s with %d callers: %.1f%n", callers, done.get() / secs);
+    }
+}
