@@ -58,8 +58,16 @@ public final class ComputeRuntime implements AutoCloseable {
     return ComputeCapabilities.definitions(service);
   }
 
+  /** Stops the reaper and releases the backend's connections. */
   @Override
   public void close() {
     reaper.close();
+    if (service.backend() instanceof AutoCloseable closeable) {
+      try {
+        closeable.close();
+      } catch (Exception e) {
+        throw new IllegalStateException("closing the compute backend failed", e);
+      }
+    }
   }
 }

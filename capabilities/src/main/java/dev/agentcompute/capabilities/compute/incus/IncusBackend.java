@@ -19,6 +19,7 @@ import dev.agentcompute.capabilities.compute.Snapshot;
 import dev.agentcompute.capabilities.compute.Timestamps;
 import dev.agentcompute.capabilities.config.ComputeConfig;
 import dev.agentcompute.capabilities.net.NetworkKind;
+import dev.agentcompute.incus.IncusClient;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -34,24 +35,35 @@ import tools.jackson.databind.JsonNode;
  * what the previous one left. Bridge networks live in the default project under opaque names and take
  * an explicit subnet from the configured pool.
  */
-public final class IncusBackend implements ComputeBackend {
+public final class IncusBackend implements ComputeBackend, AutoCloseable {
   private static final int PROJECT_UPDATE_TRIES = 8;
 
   private final IncusRest rest;
   private final ComputeConfig config;
   private final BridgeNetworks bridges;
   private final IncusInstances instances;
+  private final IncusClient client;
 
-  private IncusBackend(IncusRest rest, ComputeConfig config) {
+  private IncusBackend(IncusRest rest, IncusClient client, ComputeConfig config) {
     this.rest = rest;
+    this.client = client;
     this.config = config;
     this.bridges = new BridgeNetworks(rest, config.bridgeSubnets());
-    this.instances = new IncusInstances(rest, config, this);
+    this.instances = new IncusInstances(rest, client, config, this);
   }
 
-  /** A backend talking to the incusd listening on {@code socket}. Does not contact it yet. */
+  /**
+   * A backend talking to the incusd listening on {@code socket}. Does not contact it yet. Exec goes
+   * through {@link IncusClient} (websockets); everything else through this module's REST envelope,
+   * which also streams image export/import between projects (not offered by the client).
+   */
   public static IncusBackend overUnixSocket(Path socket, ComputeConfig config) {
-    return new IncusBackend(new IncusRest(new UnixSocketHttp(socket)), config);
+    return new IncusBackend(new IncusRest(new UnixSocketHttp(socket)), IncusClient.unixSocket(socket).build(), config);
+  }
+
+  @Override
+  public void close() {
+    client.close();
   }
 
   @Override

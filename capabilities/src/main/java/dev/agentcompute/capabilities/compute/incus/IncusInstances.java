@@ -27,6 +27,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
+import dev.agentcompute.incus.IncusClient;
+import dev.agentcompute.incus.IncusException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -39,10 +41,15 @@ final class IncusInstances {
   private final IncusRest rest;
   private final ComputeConfig config;
   private final IncusBackend backend;
-  private final SecureRandom random = new SecureRandom();
+  /** An exec without its own deadline still needs one for the client; the caller's cancellation ends it first. */
+  private static final Duration NO_EXEC_DEADLINE = Duration.ofDays(1);
 
-  IncusInstances(IncusRest rest, ComputeConfig config, IncusBackend backend) {
+  private final SecureRandom random = new SecureRandom();
+  private final IncusClient client;
+
+  IncusInstances(IncusRest rest, IncusClient client, ComputeConfig config, IncusBackend backend) {
     this.rest = rest;
+    this.client = client;
     this.config = config;
     this.backend = backend;
   }
@@ -360,65 +367,33 @@ final class IncusInstances {
   // ---- exec and files --------------------------------------------------------------------------
 
   /**
-   * Runs a command with recorded output (no websockets). Stdin is handed to the command through the
-   * environment and a pipe; an exec deadline runs the command under {@code timeout -s KILL}.
+   * Runs a command over Incus exec websockets (incus-client): stdin is sent then closed, each stream
+   * keeps its first 64 KiB while the rest is drained, and at the exec deadline the command is killed
+   * with signal 9 and reported as {@code timed_out} (exit code -1). Without an exec deadline the call is
+   * bounded only by the caller (a cancelled caller's interrupt kills the command too).
    */
   ExecResult exec(Sandbox sandbox, String name, ExecRequest request) {
-    String project = Meta.project(sandbox.name());
-    List<String> argv = new ArrayList<>(request.argv());
-    Map<String, String> env = new LinkedHashMap<>(request.env());
-    if (request.stdin() != null && !request.stdin().isEmpty()) {
-      env.put("AGENTCOMPUTE_STDIN", request.stdin());
-      env.put("AGENTCOMPUTE_ARGV0", argv.get(0));
-      List<String> wrapped = new ArrayList<>(List.of("sh", "-c",
-          "i=$AGENTCOMPUTE_STDIN; p=$AGENTCOMPUTE_ARGV0; unset AGENTCOMPUTE_STDIN AGENTCOMPUTE_ARGV0; "
-              + "printf '%s' \"$i\" | \"$p\" \"$@\"", "agentcompute-exec"));
-      wrapped.addAll(argv.subList(1, argv.size()));
-      argv = wrapped;
+    Duration deadline = request.timeout() != null ? request.timeout() : NO_EXEC_DEADLINE;
+    dev.agentcompute.incus.ExecRequest call = new dev.agentcompute.incus.ExecRequest(request.argv(), request.env(),
+        request.cwd() == null || request.cwd().isEmpty() ? null : request.cwd(),
+        request.uid() >= 0 ? request.uid() : null,
+        request.stdin() == null ? new byte[0] : request.stdin().getBytes(StandardCharsets.UTF_8), deadline);
+    dev.agentcompute.incus.ExecResult result;
+    try {
+      result = client.inProject(Meta.project(sandbox.name())).instances().exec(name, call);
+    } catch (IncusException.Cancelled e) {
+      CancellationException cancelled = new CancellationException("context canceled");
+      cancelled.initCause(e);
+      throw cancelled;
+    } catch (IncusException.NotFound e) {
+      throw Errors.instanceNotFound(name, sandbox.name());
+    } catch (IncusException e) {
+      throw new BackendException(e instanceof IncusException.Unavailable ? Kind.UNAVAILABLE : Kind.FAILED,
+          "exec in " + name + ": " + e.getMessage(), e);
     }
-    if (request.timeout() != null) {
-      List<String> timed = new ArrayList<>(List.of("timeout", "-s", "KILL",
-          Long.toString(Math.max(1, request.timeout().toSeconds()))));
-      timed.addAll(argv);
-      argv = timed;
-    }
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("command", argv);
-    body.put("environment", env);
-    body.put("wait-for-websocket", false);
-    body.put("interactive", false);
-    body.put("record-output", true);
-    if (request.cwd() != null && !request.cwd().isEmpty()) {
-      body.put("cwd", request.cwd());
-    }
-    if (request.uid() >= 0) {
-      body.put("user", request.uid());
-    }
-    long started = System.nanoTime();
-    String operation = rest.start(project, "POST", path(name) + "/exec", body);
-    JsonNode done = rest.waitFor(project, operation, Duration.ofHours(24), "exec in " + name);
-    JsonNode meta = done.path("metadata");
-    int exit = meta.path("return").asInt(-1);
-    Output stdout = output(project, meta.path("output").path("1").asString(""));
-    Output stderr = output(project, meta.path("output").path("2").asString(""));
-    boolean timedOut = request.timeout() != null && (exit == 137 || exit == 124)
-        && Duration.ofNanos(System.nanoTime() - started).compareTo(request.timeout()) >= 0;
-    return new ExecResult(timedOut ? -1 : exit, stdout.text(), stderr.text(), stdout.truncated(), stderr.truncated(),
-        timedOut);
-  }
-
-  private record Output(String text, boolean truncated) {}
-
-  private Output output(String project, String logPath) {
-    if (logPath.isEmpty()) {
-      return new Output("", false);
-    }
-    String target = IncusRest.path(project, logPath);
-    byte[] bytes = rest.raw("GET", target, Map.of(), null, ExecResult.STREAM_LIMIT + 1).body();
-    IncusBackend.ignoreNotFound(() -> rest.raw("DELETE", target, Map.of(), null));
-    boolean truncated = bytes.length > ExecResult.STREAM_LIMIT;
-    int keep = Math.min(bytes.length, ExecResult.STREAM_LIMIT);
-    return new Output(new String(bytes, 0, keep, StandardCharsets.UTF_8), truncated);
+    boolean timedOut = result.timedOut() && request.timeout() != null;
+    return new ExecResult(timedOut ? -1 : result.exitCode(), result.stdoutText(), result.stderrText(),
+        result.stdoutTruncated(), result.stderrTruncated(), timedOut);
   }
 
   byte[] readFile(Sandbox sandbox, String name, String path, int limit) {
