@@ -62,14 +62,41 @@ public final class StarlarkString implements Sliceable, HasAttrs, Comparable {
     return SINGLE_BYTES[b & 0xFF];
   }
 
-  /** The string as Java text (invalid UTF-8 bytes decode to U+FFFD). */
+  /** The string as Java text; each invalid UTF-8 byte decodes to U+FFFD, as Go's range loop does. */
   public String value() {
     String s = string;
     if (s == null) {
-      s = new String(bytes, StandardCharsets.UTF_8);
+      s = decode(bytes);
       string = s;
     }
     return s;
+  }
+
+  private static String decode(byte[] b) {
+    boolean ascii = true;
+    for (byte x : b) {
+      if (x < 0) {
+        ascii = false;
+        break;
+      }
+    }
+    if (ascii) {
+      return new String(b, StandardCharsets.ISO_8859_1);
+    }
+    StringBuilder sb = null;
+    for (int i = 0; i < b.length; ) {
+      long d = Utf8.decode(b, i, b.length);
+      int w = Utf8.width(d);
+      if (sb == null && Utf8.rune(d) == Utf8.RUNE_ERROR && w == 1) {
+        sb = new StringBuilder(b.length);
+        sb.append(new String(b, 0, i, StandardCharsets.UTF_8));
+      }
+      if (sb != null) {
+        sb.appendCodePoint(Utf8.rune(d));
+      }
+      i += w;
+    }
+    return sb == null ? new String(b, StandardCharsets.UTF_8) : sb.toString();
   }
 
   /** The UTF-8 bytes; callers must not modify the array. */

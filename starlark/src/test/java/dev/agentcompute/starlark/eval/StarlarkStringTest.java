@@ -36,6 +36,13 @@ class StarlarkStringTest {
   }
 
   @Test
+  void invalidUtf8DecodesOneReplacementPerByteLikeGo() {
+    StarlarkString truncated = StarlarkString.ofBytes(new byte[] {(byte) 0xe2, (byte) 0x82, 'x'});
+    assertThat(truncated.value()).isEqualTo("\ufffd\ufffdx");
+    assertThat(s("é😿").value()).isEqualTo("é😿");
+  }
+
+  @Test
   void orderingIsByUnsignedBytes() throws Exception {
     assertThat(Operators.compare(dev.agentcompute.starlark.syntax.Token.LT, s("a"), s("é"))).isTrue();
     assertThat(Operators.compare(dev.agentcompute.starlark.syntax.Token.LT, s("ab"), s("b"))).isTrue();
