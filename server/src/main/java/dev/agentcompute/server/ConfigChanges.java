@@ -15,9 +15,6 @@ import java.util.Optional;
  * wait for a restart.
  */
 final class ConfigChanges {
-  /** A key whose new value waits for a restart, and why. */
-  record Pending(String key, String reason) {}
-
   private ConfigChanges() {}
 
   static List<String> changedKeys(ServerConfig before, ServerConfig after) {
@@ -55,10 +52,10 @@ final class ConfigChanges {
         startup.screenshots(), next.logLevel());
   }
 
-  static List<Pending> pending(ServerConfig startup, ServerConfig next) {
-    List<Pending> pending = new ArrayList<>();
+  static List<LiveConfig.Pending> pending(ServerConfig startup, ServerConfig next) {
+    List<LiveConfig.Pending> pending = new ArrayList<>();
     for (String key : changedKeys(startup, next)) {
-      restartReason(key).ifPresent(reason -> pending.add(new Pending(key, reason)));
+      restartReason(key).ifPresent(reason -> pending.add(new LiveConfig.Pending(key, reason)));
     }
     return pending;
   }

@@ -112,7 +112,7 @@ final class ConfigReloader implements AutoCloseable {
     LOG.info("configuration applied", "digest", next.shortDigest(),
         "commit", next.gitCommit().orElse("none"),
         "changed", changed.isEmpty() ? "none" : String.join(",", changed));
-    for (ConfigChanges.Pending p : state.pending()) {
+    for (LiveConfig.Pending p : state.pending()) {
       LOG.warn("configuration change pending restart", "key", p.key(), "reason", p.reason());
     }
     return true;

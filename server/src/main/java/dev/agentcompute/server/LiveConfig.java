@@ -13,6 +13,9 @@ import java.util.function.Consumer;
  * subscribe; everything else reads {@link #current()} when it needs a value.
  */
 public final class LiveConfig {
+  /** A key whose new value on disk waits for a restart, and why. */
+  public record Pending(String key, String reason) {}
+
   /** A refused version: its digest and every problem found. The old version keeps serving. */
   public record Rejected(String digest, List<String> problems, Instant at) {}
 
@@ -24,7 +27,7 @@ public final class LiveConfig {
    * @param rejected the last refused version, if the newest file on disk is invalid
    */
   public record State(ServerConfig config, LoadedConfig source, String catalogueDigest,
-      Instant appliedAt, List<ConfigChanges.Pending> pending, Optional<Rejected> rejected) {}
+      Instant appliedAt, List<Pending> pending, Optional<Rejected> rejected) {}
 
   private final ServerConfig startup;
   private final AtomicReference<State> state;

@@ -152,7 +152,7 @@ class ConfigReloaderTest {
     LiveConfig.State s = live.current();
     assertThat(s.config().incus().pool()).isEqualTo("default");
     assertThat(s.config().logLevel()).contains(LogLevel.DEBUG);
-    assertThat(s.pending()).extracting(ConfigChanges.Pending::key).containsExactly("incus.pool");
+    assertThat(s.pending()).extracting(LiveConfig.Pending::key).containsExactly("incus.pool");
     assertThat(s.pending().getFirst().reason()).contains("Incus connection");
     // Appliers see the values in force: the startup pool, not the pending one.
     assertThat(applier.events).containsExactly(
