@@ -337,33 +337,12 @@ final class StringMethods {
     return false;
   }
 
+  /** A cased string equal to its own title() (so "ǅenan" is a title but "Ǆenan" is not, as in Go). */
   private static Value istitle(StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
       throws EvalException {
     Args.positional("istitle", args, kw, 0, 0);
-    byte[] b = recv(fn).bytes();
-    boolean cased = false;
-    boolean prevCased = false;
-    for (int i = 0; i < b.length; ) {
-      long d = Utf8.decode(b, i, b.length);
-      int r = Utf8.rune(d);
-      i += Utf8.width(d);
-      if (Character.isUpperCase(r) || Character.isTitleCase(r)) {
-        if (prevCased) {
-          return Bool.FALSE;
-        }
-        prevCased = true;
-        cased = true;
-      } else if (Character.isLowerCase(r)) {
-        if (!prevCased) {
-          return Bool.FALSE;
-        }
-        prevCased = true;
-        cased = true;
-      } else {
-        prevCased = false;
-      }
-    }
-    return Bool.of(cased);
+    StarlarkString s = recv(fn);
+    return Bool.of(isCased(s) && s.equalsString(mapRunes(t, s, false)));
   }
 
   /** strings.ToLower / strings.ToUpper (rune-wise, invalid bytes become U+FFFD). */

@@ -59,6 +59,8 @@ class StringMethodsTest {
     assertThat(m("", "isalpha")).isEqualTo("False");
     assertThat(m("Hello World", "istitle")).isEqualTo("True");
     assertThat(m("hello World", "istitle")).isEqualTo("False");
+    assertThat(m("ǅenan ǈubović", "istitle")).isEqualTo("True");
+    assertThat(m("Ǆenan Ǉubović", "istitle")).isEqualTo("False"); // Ǆ is upper, not title case
     assertThat(m("abc", "islower")).isEqualTo("True");
     assertThat(m("123", "islower")).isEqualTo("False");
     assertThat(m(" \t", "isspace")).isEqualTo("True");
