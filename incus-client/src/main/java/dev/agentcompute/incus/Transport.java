@@ -2,6 +2,7 @@ package dev.agentcompute.incus;
 
 import com.github.dockerjava.transport.UnixSocket;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.file.Path;
@@ -28,7 +29,7 @@ import org.apache.hc.client5.http.io.HttpClientConnectionManager;
 import org.apache.hc.client5.http.ssl.ClientTlsStrategyBuilder;
 import org.apache.hc.client5.http.ssl.HostnameVerificationPolicy;
 import org.apache.hc.client5.http.ssl.NoopHostnameVerifier;
-import org.apache.hc.client5.http.SystemDefaultDnsResolver;
+import org.apache.hc.client5.http.DnsResolver;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpEntity;
@@ -53,6 +54,24 @@ final class Transport implements AutoCloseable {
     private static final int MAX_CONNECTIONS = 32;
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
     private static final long WATCH_PERIOD_MS = 25;
+    private static final TimeValue KEEP_ALIVE = TimeValue.ofSeconds(10);
+
+    /**
+     * The Unix socket needs no address, but HttpClient resolves the URL's host anyway. A real
+     * lookup of "localhost" can stall for tens of seconds where /etc/hosts lacks an IPv6 entry and
+     * DNS is unreachable (the AAAA query times out each time the JVM's 30 s cache expires).
+     */
+    private static final DnsResolver NO_LOOKUP = new DnsResolver() {
+        @Override
+        public InetAddress[] resolve(String host) {
+            return new InetAddress[]{InetAddress.getLoopbackAddress()};
+        }
+
+        @Override
+        public String resolveCanonicalHostname(String host) {
+            return host;
+        }
+    };
 
     /** An HTTP answer with its body fully read. Header names are lower-cased. */
     record Response(int status, Map<String, String> headers, byte[] body) {
@@ -84,7 +103,9 @@ final class Transport implements AutoCloseable {
                 .disableRedirectHandling()
                 .disableAuthCaching()
                 .disableContentCompression()
-                .evictIdleConnections(TimeValue.ofSeconds(20))
+                // incusd drops idle keep-alive connections after about 30 s; never reuse one that old.
+                .setKeepAliveStrategy((response, context) -> KEEP_ALIVE)
+                .evictIdleConnections(KEEP_ALIVE)
                 .setUserAgent("agentcompute-incus-client")
                 .build();
         this.watchdog = new ScheduledThreadPoolExecutor(1, runnable -> {
@@ -99,16 +120,18 @@ final class Transport implements AutoCloseable {
     static Transport unix(Path socket) {
         String path = socket.toString();
         var operator = new DefaultHttpClientConnectionOperator(
-                proxy -> UnixSocket.get(path), DefaultSchemePortResolver.INSTANCE,
-                SystemDefaultDnsResolver.INSTANCE, scheme -> null);
+                proxy -> UnixSocket.get(path), DefaultSchemePortResolver.INSTANCE, NO_LOOKUP, scheme -> null);
         var pool = new PoolingHttpClientConnectionManager(operator, PoolConcurrencyPolicy.STRICT,
                 PoolReusePolicy.LIFO, TimeValue.NEG_ONE_MILLISECOND, null);
         pool.setMaxTotal(MAX_CONNECTIONS);
         pool.setDefaultMaxPerRoute(MAX_CONNECTIONS);
-        // No validate-after-inactivity: its stale check relies on socket read timeouts, which a
-        // Unix socket channel ignores (the check would block). Idle eviction covers it instead.
+        // No validate-after-inactivity (HttpClient's default is 2 s): its stale check is a read
+        // with a 1 ms socket timeout, which a Unix socket channel ignores, so the check blocks
+        // until incusd closes the idle connection (about 30 s). The keep-alive bound retires idle
+        // connections before the server does instead.
         pool.setDefaultConnectionConfig(ConnectionConfig.custom()
-                .setConnectTimeout(Timeout.of(CONNECT_TIMEOUT)).build());
+                .setConnectTimeout(Timeout.of(CONNECT_TIMEOUT))
+                .setValidateAfterInactivity(TimeValue.NEG_ONE_MILLISECOND).build());
         SocketFactory sockets = new SocketFactory() {
             @Override
             public Socket createSocket() throws IOException {

@@ -109,23 +109,40 @@ public final class IncusBench {
 
     private double lifecycleOurs(String name) {
         long start = System.nanoTime();
-        client.instances().create(InstanceSpec.container(name, InstanceSpec.Source.imageAlias("busybox")).startingImmediately());
+        PendingOperation creation = client.instances().createAsync(
+                InstanceSpec.container(name, InstanceSpec.Source.imageAlias("busybox")).startingImmediately());
+        long posted = System.nanoTime();
+        Operation created = creation.await();
+        long launched = System.nanoTime();
+        if (launched - start > 5_000_000_000L) {
+            System.out.printf("  slow launch of %s: POST %.0f ms, wait %.0f ms, operation %s%n", name, (posted - start) / 1e6,
+                    (launched - posted) / 1e6, created);
+        }
         ExecResult result = client.instances().exec(name, ExecRequest.of(Duration.ofSeconds(30), "echo", "hi"));
+        long executed = System.nanoTime();
         client.instances().forceDelete(name);
         double took = millisSince(start);
-        check(result.exitCode() == 0 && result.stdoutText().equals("hi\n"), "our exec returned " + result
-                + " stdout=[" + result.stdoutText() + "] stderr=[" + result.stderrText() + "]");
+        check(result.exitCode() == 0 && result.stdoutText().equals("hi\n"), "our exec returned " + result);
+        phases("ours", name, start, launched, executed);
         return took;
     }
 
     private double lifecycleCli(String name) throws IOException, InterruptedException {
         long start = System.nanoTime();
         cli("launch", "busybox", name, "-q");
+        long launched = System.nanoTime();
         String out = cli("exec", name, "--", "echo", "hi");
+        long executed = System.nanoTime();
         cli("delete", "-f", name);
         double took = millisSince(start);
         check(out.equals("hi\n"), "CLI exec printed " + out);
+        phases("cli ", name, start, launched, executed);
         return took;
+    }
+
+    private static void phases(String who, String name, long start, long launched, long executed) {
+        System.out.printf("  %s %-10s launch %6.0f ms, exec %5.0f ms, delete %6.0f ms%n", who, name,
+                (launched - start) / 1e6, (executed - launched) / 1e6, millisSince(executed));
     }
 
     private String cli(String... args) throws IOException, InterruptedException {

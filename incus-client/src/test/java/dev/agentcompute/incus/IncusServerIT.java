@@ -56,6 +56,18 @@ class IncusServerIT {
     }
 
     @Test
+    void aPooledConnectionIsReusableAfterIdling() throws InterruptedException {
+        // HttpClient's stale check after 2 s of inactivity used to block on the Unix socket until
+        // incusd dropped the connection (~30 s): a hang, not a slowness, hence the bound.
+        try (IncusClient client = IncusTestDaemon.client()) {
+            client.info();
+            Thread.sleep(3_000);
+            org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(10),
+                    () -> assertThat(client.info().apiVersion()).isEqualTo("1.0"));
+        }
+    }
+
+    @Test
     void interruptedCallerGetsCancelledBeforeAnythingIsSent() {
         try (IncusClient client = IncusTestDaemon.client()) {
             Thread.currentThread().interrupt();
