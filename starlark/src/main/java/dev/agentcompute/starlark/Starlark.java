@@ -1,7 +1,6 @@
 package dev.agentcompute.starlark;
 
 import dev.agentcompute.starlark.eval.Bool;
-import dev.agentcompute.starlark.eval.Callable;
 import dev.agentcompute.starlark.eval.Dict;
 import dev.agentcompute.starlark.eval.EvalError;
 import dev.agentcompute.starlark.eval.EvalException;
