@@ -64,6 +64,33 @@ public final class Operators {
 
   /** As {@link #binary(Token, Value, Value)}, charging proportional work to {@code thread} if given. */
   public static Value binary(StarlarkThread thread, Token op, Value x, Value y) throws EvalException {
+    // Small, inlinable fast path for the most common case: int op int.
+    if (x instanceof StarlarkInt a && y instanceof StarlarkInt b) {
+      switch (op) {
+        case PLUS:
+          return a.add(b);
+        case MINUS:
+          return a.sub(b);
+        case STAR:
+          return a.mul(b);
+        case SLASHSLASH:
+          if (b.signum() != 0) {
+            return a.floorDiv(b);
+          }
+          break;
+        case PERCENT:
+          if (b.signum() != 0) {
+            return a.mod(b);
+          }
+          break;
+        default:
+          break;
+      }
+    }
+    return binarySlow(thread, op, x, y);
+  }
+
+  private static Value binarySlow(StarlarkThread thread, Token op, Value x, Value y) throws EvalException {
     switch (op) {
       case PLUS:
         if (x instanceof StarlarkInt a && y instanceof StarlarkInt b) {
