@@ -52,6 +52,16 @@ class IncusServerIT {
             assertThatThrownBy(() -> client.cluster().members())
                     .isInstanceOf(IncusException.Failed.class)
                     .hasMessageContaining("not clustered");
+            assertThatThrownBy(() -> client.cluster().memberState(client.info().environment().serverName()))
+                    .isInstanceOf(IncusException.NotFound.class);
+            // The target parameter reaches the server: an unknown member is refused by name.
+            String name = IncusTestDaemon.name("it");
+            assertThatThrownBy(() -> client.onTarget("no-such-member").networks()
+                    .create(NetworkSpec.bridge(name, java.util.Map.of())))
+                    .isInstanceOf(IncusException.NotFound.class)
+                    .hasMessageContaining("target=no-such-member")
+                    .hasMessageContaining("Cluster member not found");
+            assertThatThrownBy(() -> client.networks().get(name)).isInstanceOf(IncusException.NotFound.class);
         }
     }
 
