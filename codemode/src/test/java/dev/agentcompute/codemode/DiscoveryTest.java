@@ -121,6 +121,23 @@ class DiscoveryTest {
     }
 
     @Test
+    void searchResponseBytesAreBounded() throws CodeModeException {
+        Builder b = CodeMode.builder(Options.builder().policy(Policy.allowAll())
+                .limits(Limits.unset().with("MaxSearchResults", "100")).build());
+        String longSummary = "Widget " + "x".repeat(3000) + ".";
+        for (int i = 0; i < 30; i++) {
+            b.register(Capability.named("w.op" + (char) ('a' + i / 26) + (char) ('a' + i % 26), Empty.class, StatusOut.class)
+                    .summary(longSummary).handler((c, s, in) -> null));
+        }
+        try (Server s = b.build()) {
+            SearchResponse r = s.search(Context.background(), USER, "widget");
+            // Each compact result is 3,061 bytes: 21 fit under 65,536 with the envelope.
+            assertThat(r.results()).hasSize(21);
+            assertThat(r.truncated()).isTrue();
+        }
+    }
+
+    @Test
     void discoveryPolicyHidesDeniedCapabilitiesLikeUnknownOnes() throws CodeModeException {
         Policy policy = new Policy() {
             @Override

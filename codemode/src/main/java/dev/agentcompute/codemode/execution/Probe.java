@@ -79,7 +79,11 @@ final class Probe {
     private static String talk(Process p) {
         try {
             var out = p.getOutputStream();
-            FrameIO.write(out, Frames.encode(new Frame.Probe(Frame.VERSION)));
+            try {
+                FrameIO.write(out, Frames.encode(new Frame.Probe(Frame.VERSION)));
+            } catch (IOException e) {
+                // A child that already exited closed its stdin; what it printed decides the cause.
+            }
             InputStream in = p.getInputStream();
             byte[] payload;
             try {
@@ -102,7 +106,11 @@ final class Probe {
             if (ack.version() != Frame.VERSION) {
                 return "protocol version mismatch: child reported " + ack.version() + ", parent requires 1";
             }
-            out.close();
+            try {
+                out.close();
+            } catch (IOException e) {
+                // already closed by the child
+            }
             if (in.read() >= 0) {
                 return "received data after probe_ack";
             }

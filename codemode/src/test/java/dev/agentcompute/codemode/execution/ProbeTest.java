@@ -1,0 +1,50 @@
+package dev.agentcompute.codemode.execution;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.agentcompute.codemode.CodeModeException;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ProbeTest {
+
+    static final String ADVICE = "; call codemode.ServeWorkerAndExit() as the first statement of main and of TestMain in "
+            + "test binaries, before flag parsing or constructing credentials, clients, authorizers, handlers, or a Server";
+
+    @Test
+    void theRealWorkerAnswersTheProbe() throws CodeModeException {
+        Probe.run(WorkerCommand.build(64L << 20));
+    }
+
+    @Test
+    void aMissingWorkerEntryIsDiagnosedWithItsStderr() {
+        List<String> cmd = new ArrayList<>(WorkerCommand.build(64L << 20));
+        cmd.set(cmd.size() - 1, "dev.agentcompute.NoSuchMain");
+        assertThatThrownBy(() -> Probe.run(cmd)).isInstanceOfSatisfying(CodeModeException.class, e ->
+                assertThat(e.getMessage()).startsWith("invalid registration: CodeMode worker probe failed: child exited with status 1"
+                        + ADVICE + "; worker stderr: \"").contains("dev.agentcompute.NoSuchMain"));
+    }
+
+    @Test
+    void silentAndChattyChildrenAreRejected() {
+        assertThatThrownBy(() -> Probe.run(List.of("/bin/true"))).hasMessage(
+                "invalid registration: CodeMode worker probe failed: stdout closed before probe_ack" + ADVICE);
+        assertThatThrownBy(() -> Probe.run(List.of("/bin/echo", "hello world, this is not a frame")))
+                .hasMessage("invalid registration: CodeMode worker probe failed: stdout contained non-protocol data before probe_ack"
+                        + ADVICE);
+        assertThatThrownBy(() -> Probe.run(List.of("/bin/sleep", "30"))).hasMessageStartingWith(
+                "invalid registration: CodeMode worker probe failed: deadline exceeded after 5s");
+        assertThatThrownBy(() -> Probe.run(List.of("/nonexistent/java"))).hasMessageStartingWith(
+                "invalid registration: CodeMode worker probe could not start the current executable:");
+    }
+
+    @Test
+    void stderrExcerptIsQuotedAndTruncated() {
+        assertThat(Probe.stderrSuffix("boom\n".getBytes())).isEqualTo("; worker stderr: \"boom\"");
+        assertThat(Probe.stderrSuffix(new byte[0])).isEmpty();
+        assertThat(Probe.stderrSuffix("x".repeat(5000).getBytes()))
+                .startsWith("; worker stderr (truncated to 4096 bytes): \"xxx").hasSize(43 + 4096 + 2);
+    }
+}
