@@ -50,11 +50,23 @@ public final class Images {
 
     /**
      * Creates a one-time secret that lets another server (or project) pull this private image.
-     * The secret's operation stays pending until used or expired, so it is not waited for.
+     * The secret's operation stays pending until used or expired, so it is not waited for; use
+     * {@link #secretOperation} to be able to revoke an unused secret.
      */
     public String secret(String fingerprint) {
+        return secretOf(secretOperation(fingerprint), fingerprint);
+    }
+
+    /** The pending token operation behind a secret; {@code cancel()} revokes the secret. */
+    public PendingOperation secretOperation(String fingerprint) {
         PendingOperation operation = rest.async(scope, "POST", "/1.0/images/" + Scope.segment(fingerprint) + "/secret",
                 Map.of(), null);
+        secretOf(operation, fingerprint);
+        return operation;
+    }
+
+    /** The secret carried by a {@link #secretOperation}. */
+    public static String secretOf(PendingOperation operation, String fingerprint) {
         if (!(operation.started().metadata().get("secret") instanceof String secret)) {
             throw new IncusException.Failed(0, "image secret for " + fingerprint + ": server returned no secret", null);
         }

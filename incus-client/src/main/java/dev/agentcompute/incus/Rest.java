@@ -21,6 +21,12 @@ final class Rest implements AutoCloseable {
     /** Longest single {@code /wait} request; longer waits loop so cancellation stays prompt. */
     private static final long WAIT_SLICE_SECONDS = 10;
 
+    /**
+     * What incusd answers (as an error, code 500) when {@code /wait?timeout=N} ends before the
+     * operation does: not a failure of the operation, just the end of one slice.
+     */
+    private static final String WAIT_SLICE_EXPIRED = "context deadline exceeded";
+
     private final Transport transport;
     private final JsonMapper json = Json.mapper();
     private final Duration requestTimeout;
@@ -161,8 +167,16 @@ final class Rest implements AutoCloseable {
             String path = scope.apply("/1.0/operations/" + Scope.segment(id) + "/wait?timeout=" + slice);
             Transport.Response response = transport.exchange("GET", path, Map.of(), null,
                     Duration.ofSeconds(slice).plus(requestTimeout));
-            Operation operation = convert(parse(response, request + " (waiting on operation " + id + ")").metadata(),
-                    Operation.class, request);
+            Answer answer;
+            try {
+                answer = parse(response, request + " (waiting on operation " + id + ")");
+            } catch (IncusException.Failed e) {
+                if (e.getMessage().endsWith(WAIT_SLICE_EXPIRED)) {
+                    continue; // the slice ended with the operation still running
+                }
+                throw e;
+            }
+            Operation operation = convert(answer.metadata(), Operation.class, request);
             if (operation.done()) {
                 return operation;
             }

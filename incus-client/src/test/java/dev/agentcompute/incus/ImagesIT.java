@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -67,7 +68,14 @@ class ImagesIT {
             scoped.images().deleteAlias("tiny2");
             assertThatThrownBy(() -> scoped.images().alias("tiny2", null)).isInstanceOf(IncusException.NotFound.class);
 
-            assertThat(scoped.images().secret(fingerprint)).isNotBlank();
+            PendingOperation token = scoped.images().secretOperation(fingerprint);
+            assertThat(Images.secretOf(token, fingerprint)).hasSize(64);
+            assertThat(token.started().mayCancel()).isTrue();
+            assertThatThrownBy(() -> token.await(Duration.ofSeconds(1)))
+                    .isInstanceOf(IncusException.TimedOut.class).hasMessageContaining(token.id());
+            token.cancel();
+            assertThatThrownBy(token::await).isInstanceOf(IncusException.Cancelled.class);
+            assertThat(scoped.operations().get(token.id()).status()).isEqualTo("Cancelled");
 
             scoped.instances().create(InstanceSpec.container("pub", InstanceSpec.Source.imageFingerprint(fingerprint)));
             String published = scoped.images().publish(ImagePublish.of("pub")
