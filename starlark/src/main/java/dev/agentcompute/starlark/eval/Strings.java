@@ -5,6 +5,10 @@ import java.math.BigInteger;
 
 /** Conversions between text and numbers with starlark-go's rules. */
 final class Strings {
+  /** The decimal forms Go's strconv.ParseFloat accepts (Java's parser alone is more lenient). */
+  private static final java.util.regex.Pattern DECIMAL_FLOAT =
+      java.util.regex.Pattern.compile("[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?");
+
   private Strings() {}
 
   /** Replaces each invalid UTF-8 byte with the encoding of U+FFFD (Go's utf8Transcode). */
@@ -55,10 +59,7 @@ final class Strings {
       default:
         break;
     }
-    if (!s.matches("[+-]?([0-9]+(_[0-9]+)*\\.?([0-9]+(_[0-9]+)*)?|\\.[0-9]+(_[0-9]+)*)([eE][+-]?[0-9]+)?")) {
-      throw new EvalException("invalid float literal: " + s);
-    }
-    if (s.contains("_")) {
+    if (!DECIMAL_FLOAT.matcher(s).matches()) {
       throw new EvalException("invalid float literal: " + s);
     }
     double d = Double.parseDouble(s);
