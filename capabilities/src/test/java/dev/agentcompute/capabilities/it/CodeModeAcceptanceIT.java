@@ -113,6 +113,9 @@ class CodeModeAcceptanceIT {
             instance.publish(sandbox=SB, name="beta", image="golden")
             gamma = instance.create(sandbox=SB, name="gamma", image="golden")
             marker = instance.exec(sandbox=SB, name="gamma", command="cat /root/marker")["stdout"]
+            restarted = instance.restart(sandbox=SB, name="gamma")["status"]
+            listed = [x for x in sandbox.list()["items"] if x["name"] == SB][0]
+            images = [i["name"] for i in image.list(os="busybox", platform="incus")["items"]]
             extended = sandbox.extend(name=SB, ttl_minutes=30)
             pin = sandbox.pin(name=SB, pinned=True)
             return {
@@ -125,6 +128,9 @@ class CodeModeAcceptanceIT {
                 "expires_at": extended["expires_at"],
                 "pin": pin,
                 "instances": [i["name"] for i in instance.list(sandbox=SB)["items"]],
+                "restarted": restarted,
+                "listed": listed,
+                "images": images,
             }
         """.formatted(sb));
     Map<String, Object> network = (Map<String, Object>) result.get("network");
@@ -137,6 +143,12 @@ class CodeModeAcceptanceIT {
     assertThat(result.get("marker")).isEqualTo("from beta");
     assertThat(result.get("pin")).isEqualTo(Map.of("pinned", true, "pinned_by", "operator"));
     assertThat((List<Object>) result.get("instances")).containsExactlyInAnyOrder("alpha", "beta", "gamma");
+    assertThat(result.get("restarted")).isEqualTo("Running");
+    assertThat(result.get("images")).isEqualTo(List.of("busybox"));
+    Map<String, Object> listed = (Map<String, Object>) result.get("listed");
+    assertThat(listed.get("instances")).isEqualTo(3L);
+    assertThat(listed.get("platform")).isEqualTo("incus");
+    assertThat(listed.get("pinned")).isEqualTo(false);
     Instant expires = Instant.parse((String) result.get("expires_at"));
     assertThat(expires).isAfter(Instant.now().plus(Duration.ofMinutes(29)));
 
