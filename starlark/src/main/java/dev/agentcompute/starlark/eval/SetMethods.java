@@ -1,6 +1,5 @@
 package dev.agentcompute.starlark.eval;
 
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;

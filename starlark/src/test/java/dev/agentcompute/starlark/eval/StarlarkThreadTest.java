@@ -20,7 +20,7 @@ class StarlarkThreadTest {
     t.setMaxSteps(10_000);
     Value big = call(t, "range", i(10_000_000));
     assertThatThrownBy(() -> call(t, "list", big)).isInstanceOf(StepLimitException.class)
-        .hasMessageContaining("execution step limit exceeded");
+        .hasMessage("Starlark computation cancelled: execution step limit exceeded");
   }
 
   @Test
