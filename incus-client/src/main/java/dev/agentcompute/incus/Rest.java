@@ -50,10 +50,6 @@ final class Rest implements AutoCloseable {
         return operationTimeout;
     }
 
-    Duration requestTimeout() {
-        return requestTimeout;
-    }
-
     /** A parsed sync answer: its metadata and ETag. */
     record Answer(String type, JsonNode metadata, String etag, Transport.Response response) {
     }

@@ -202,10 +202,6 @@ final class Transport implements AutoCloseable {
         return verifyHostname;
     }
 
-    boolean isUnix() {
-        return httpBase.startsWith("http:");
-    }
-
     /**
      * Sends one request and reads the whole answer. Never returns a partial body: an abort by
      * deadline or interrupt throws {@link IncusException.TimedOut} or {@link IncusException.Cancelled}.
