@@ -23,10 +23,20 @@ class NetworksIT {
     void createBridge() {
         client = IncusTestDaemon.client();
         bridge = IncusTestDaemon.name("it");
-        subnet = IncusTestDaemon.subnet();
-        client.networks().create(NetworkSpec.bridge(bridge, Map.of(
-                "ipv4.address", subnet, "ipv4.nat", "true", "ipv4.dhcp", "true", "ipv6.address", "none",
-                "user.agentcompute.name", "test")));
+        // Other suites pick random 10.203.X subnets too: on the rare overlap, pick another.
+        for (int attempt = 0; ; attempt++) {
+            subnet = IncusTestDaemon.subnet();
+            try {
+                client.networks().create(NetworkSpec.bridge(bridge, Map.of(
+                        "ipv4.address", subnet, "ipv4.nat", "true", "ipv4.dhcp", "true", "ipv6.address", "none",
+                        "user.agentcompute.name", "test")));
+                return;
+            } catch (IncusException.Failed e) {
+                if (attempt == 3) {
+                    throw e;
+                }
+            }
+        }
     }
 
     @AfterEach
@@ -74,7 +84,7 @@ class NetworksIT {
                 .withDevices(Map.of("eth0", Map.of("type", "nic", "network", bridge, "name", "eth0")))
                 .startingImmediately());
         List<NetworkLease> leases = List.of();
-        long end = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        long end = System.nanoTime() + Duration.ofSeconds(45).toNanos();
         while (System.nanoTime() < end) {
             // Leases are filtered by project: the instance's project sees its lease, default does not.
             leases = scoped.networks().leases(bridge);
