@@ -73,6 +73,20 @@ class ImagesIT {
             assertThat(token.started().mayCancel()).isTrue();
             assertThatThrownBy(() -> token.await(Duration.ofSeconds(1)))
                     .isInstanceOf(IncusException.TimedOut.class).hasMessageContaining(token.id());
+            // Interrupting a waiting caller cancels the wait (not the operation).
+            java.util.concurrent.CompletableFuture<Throwable> waited = new java.util.concurrent.CompletableFuture<>();
+            Thread waiter = Thread.ofPlatform().start(() -> {
+                try {
+                    token.await(Duration.ofSeconds(60));
+                    waited.complete(null);
+                } catch (Throwable t) {
+                    waited.complete(t);
+                }
+            });
+            Thread.sleep(300);
+            waiter.interrupt();
+            assertThat(waited.get(5, java.util.concurrent.TimeUnit.SECONDS)).isInstanceOf(IncusException.Cancelled.class);
+            assertThat(scoped.operations().get(token.id()).status()).isEqualTo("Running");
             token.cancel();
             assertThatThrownBy(token::await).isInstanceOf(IncusException.Cancelled.class);
             assertThat(scoped.operations().get(token.id()).status()).isEqualTo("Cancelled");

@@ -78,6 +78,24 @@ class IncusServerIT {
     }
 
     @Test
+    void closingTheClientStopsItsThreads() {
+        long before = clientThreads();
+        IncusClient client = IncusTestDaemon.client();
+        client.info();
+        assertThat(clientThreads()).isGreaterThan(before);
+        client.close();
+        ExecIT.waitUntil(() -> clientThreads() == before, java.time.Duration.ofSeconds(5));
+        assertThat(clientThreads()).isEqualTo(before);
+    }
+
+    private static long clientThreads() {
+        return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive)
+                .map(Thread::getName)
+                .filter(n -> n.startsWith("incus-client-watchdog") || n.toLowerCase(java.util.Locale.ROOT).contains("evictor"))
+                .count();
+    }
+
+    @Test
     void interruptedCallerGetsCancelledBeforeAnythingIsSent() {
         try (IncusClient client = IncusTestDaemon.client()) {
             Thread.currentThread().interrupt();
