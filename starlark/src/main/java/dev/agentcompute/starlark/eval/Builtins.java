@@ -353,6 +353,9 @@ final class Builtins {
   private static Value len(StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
       throws EvalException {
     Value x = Args.positional("len", args, kw, 1, 1)[0];
+    if (x instanceof RangeValue r) {
+      return StarlarkInt.of(r.longLen());
+    }
     int n = Operators.len(x);
     if (n < 0) {
       throw new EvalException("len: value of type " + x.type() + " has no len");

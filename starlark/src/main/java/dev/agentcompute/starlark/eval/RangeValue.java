@@ -7,22 +7,18 @@ public final class RangeValue implements Sequence, Sliceable, Comparable {
   private final long start;
   private final long stop;
   private final long step;
-  private final int len;
+  private final long len; // may exceed int: range(1 << 40) is a valid lazy range, as in Go
 
-  RangeValue(long start, long stop, long step, int len) {
+  RangeValue(long start, long stop, long step, long len) {
     this.start = start;
     this.stop = stop;
     this.step = step;
     this.len = len;
   }
 
-  /** A range; fails if its length does not fit an int (Java collections cannot hold more). */
-  public static RangeValue of(long start, long stop, long step) throws EvalException {
-    long n = rangeLen(start, stop, step);
-    if (n > Integer.MAX_VALUE) {
-      throw new EvalException("range: length " + n + " too large");
-    }
-    return new RangeValue(start, stop, step, (int) n);
+  /** A lazy range (any length; materialising a huge one fails with "too many elements"). */
+  public static RangeValue of(long start, long stop, long step) {
+    return new RangeValue(start, stop, step, rangeLen(start, stop, step));
   }
 
   static long rangeLen(long start, long stop, long step) {
@@ -51,8 +47,14 @@ public final class RangeValue implements Sequence, Sliceable, Comparable {
     return step;
   }
 
+  /** The length, clamped to {@code Integer.MAX_VALUE} (see {@link #longLen()}). */
   @Override
   public int len() {
+    return (int) Math.min(len, Integer.MAX_VALUE);
+  }
+
+  /** The exact length. */
+  public long longLen() {
     return len;
   }
 
@@ -87,7 +89,7 @@ public final class RangeValue implements Sequence, Sliceable, Comparable {
   @Override
   public Iterator iterate() {
     return new Iterator() {
-      private int i;
+      private long i;
 
       @Override
       public Value next() {

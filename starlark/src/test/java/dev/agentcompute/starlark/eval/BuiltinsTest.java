@@ -150,6 +150,19 @@ class BuiltinsTest {
   }
 
   @Test
+  void hugeRangesAreLazyAsInGo() throws Exception {
+    Value r = call(t, "range", i(1L << 40));
+    assertThat(call(t, "len", r)).isEqualTo(i(1L << 40));
+    assertThat(Operators.in(i((1L << 40) - 1), r)).isTrue();
+    assertThat(repr(Operators.slice(r, null, i(3), null))).isEqualTo("range(3)");
+    StarlarkThread limited = new StarlarkThread();
+    limited.setMaxSteps(1000);
+    Value fromOne = call(t, "range", i(1), i(1L << 40));
+    assertThatThrownBy(() -> call(limited, "all", fromOne)).isInstanceOf(StepLimitException.class);
+    assertThatThrownBy(() -> call(t, "list", r)).hasMessageStartingWith("too many elements");
+  }
+
+  @Test
   void rangeArguments() {
     assertThatThrownBy(() -> call(t, "range", i(1), i(2), i(0))).hasMessage("range: step argument must not be zero");
     assertThatThrownBy(() -> call(t, "range", StarlarkInt.of(java.math.BigInteger.TWO.pow(64))))
