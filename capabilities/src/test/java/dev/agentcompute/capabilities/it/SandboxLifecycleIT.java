@@ -148,6 +148,9 @@ class SandboxLifecycleIT {
     assertThat(alpha.status()).isEqualTo("Running");
     assertThat(alpha.snapshots()).isEmpty();
     assertThat(alpha.image()).isEqualTo("busybox");
+    assertThat(alpha.cpus()).isEqualTo(1);
+    assertThat(alpha.memory_mb()).isEqualTo(128);
+    assertThat(alpha.nics()).extracting(n -> n.name() + "@" + n.network()).containsExactly("eth0@default");
 
     // Publish a stopped instance and start a new one from the published image.
     call("instance.file.write",

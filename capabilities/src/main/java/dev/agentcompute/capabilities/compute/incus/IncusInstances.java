@@ -248,7 +248,8 @@ final class IncusInstances {
     Instant deadline = Instant.now().plus(CREATE_BUDGET);
     String fingerprint = ensureImage(project, spec.source());
     Map<String, Object> devices = new LinkedHashMap<>();
-    devices.put("root", Map.of("type", "disk", "path", "/", "pool", config.storagePool()));
+    devices.put("root", Map.of("type", "disk", "path", "/", "pool", config.storagePool(),
+        "size", spec.diskGb() + "GiB"));
     if (!spec.network().equals(Names.NONE)) {
       String physical = backend.reservations(sandbox.name()).get(spec.network());
       if (physical == null) {
