@@ -25,6 +25,7 @@ final class Probe {
 
     static final long TIMEOUT_SECONDS = 5;
     static final int STDERR_EXCERPT = 4096;
+    static final String EOF_CAUSE = "stdout closed before probe_ack";
     static final String ADVICE = "; call codemode.ServeWorkerAndExit() as the first statement of main and of TestMain "
             + "in test binaries, before flag parsing or constructing credentials, clients, authorizers, handlers, or a Server";
 
@@ -50,22 +51,21 @@ final class Probe {
             cause = "deadline exceeded after 5s";
         } catch (InterruptedException | ExecutionException e) {
             cause = "probe I/O failed: " + e.getMessage();
-        } finally {
-            p.destroyForcibly();
         }
-        int status;
-        try {
-            p.waitFor(10, TimeUnit.SECONDS);
-            status = p.exitValue();
-        } catch (InterruptedException | IllegalThreadStateException e) {
-            status = -1;
-        }
-        if (cause == null && status == 0) {
+        if (cause == null) {
             return;
         }
-        if (cause == null || (status > 0 && !cause.startsWith("deadline"))) {
-            cause = "child exited with status " + status;
+        if (cause.equals(EOF_CAUSE)) {
+            // A non-zero exit explains an early end of output better than the end of output itself.
+            try {
+                if (p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS) && p.exitValue() != 0) {
+                    cause = "child exited with status " + p.exitValue();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
+        p.destroyForcibly();
         byte[] err;
         try {
             err = stderr.get(2, TimeUnit.SECONDS);
@@ -92,7 +92,7 @@ final class Probe {
                 return "stdout contained non-protocol data before probe_ack";
             }
             if (payload == null) {
-                return "stdout closed before probe_ack";
+                return EOF_CAUSE;
             }
             Frame f;
             try {
