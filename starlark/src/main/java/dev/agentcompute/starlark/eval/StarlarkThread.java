@@ -40,8 +40,8 @@ public final class StarlarkThread {
   private volatile String cancelReason;
   private PrintHandler printHandler = (t, msg) -> System.err.println(msg);
   private LoadHandler loadHandler;
-  private final Map<String, Object> locals = new HashMap<>();
-  private final ArrayList<Frame> frames = new ArrayList<>();
+  private Map<String, Object> locals; // created on first use: most executions never need it
+  private final ArrayList<Frame> frames = new ArrayList<>(16);
 
   public StarlarkThread() {
     this("main");
@@ -177,6 +177,9 @@ public final class StarlarkThread {
 
   /** Free-form per-execution state for embedders. */
   public Map<String, Object> locals() {
+    if (locals == null) {
+      locals = new HashMap<>();
+    }
     return locals;
   }
 
