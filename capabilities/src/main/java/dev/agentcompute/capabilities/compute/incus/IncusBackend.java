@@ -7,6 +7,7 @@ import dev.agentcompute.capabilities.catalog.ImageSource;
 import dev.agentcompute.capabilities.compute.BackendException;
 import dev.agentcompute.capabilities.compute.BackendException.Kind;
 import dev.agentcompute.capabilities.compute.ComputeBackend;
+import dev.agentcompute.capabilities.compute.Errors;
 import dev.agentcompute.capabilities.compute.ExecRequest;
 import dev.agentcompute.capabilities.compute.ExecResult;
 import dev.agentcompute.capabilities.compute.Instance;
@@ -27,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -228,7 +230,7 @@ public final class IncusBackend implements ComputeBackend, AutoCloseable {
   }
 
   /** Read-modify-write of a sandbox project's config with its ETag, retried when someone else wrote. */
-  void updateProject(String sandbox, java.util.function.Consumer<Map<String, String>> change) {
+  void updateProject(String sandbox, Consumer<Map<String, String>> change) {
     String path = "/1.0/projects/" + IncusRest.encode(Meta.project(sandbox));
     for (int attempt = 1; ; attempt++) {
       IncusRest.Tagged current = rest.getTagged(null, path);
@@ -342,10 +344,10 @@ public final class IncusBackend implements ComputeBackend, AutoCloseable {
   @Override
   public void deleteNetwork(Sandbox sandbox, String name) {
     String physical = bridges.physicalName(sandbox.name(), name)
-        .orElseThrow(() -> dev.agentcompute.capabilities.compute.Errors.networkNotFound(name, sandbox.name()));
+        .orElseThrow(() -> Errors.networkNotFound(name, sandbox.name()));
     for (Instance instance : listInstances(sandbox)) {
       if (instance.nics().stream().anyMatch(nic -> nic.network().equals(name))) {
-        throw dev.agentcompute.capabilities.compute.Errors.of(
+        throw Errors.of(
             "network \"%s\" still has attached NICs in sandbox \"%s\"", name, sandbox.name());
       }
     }

@@ -22,7 +22,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -658,9 +657,5 @@ final class IncusInstances {
     }
     devices.remove(key);
     rest.call(project, "PUT", path(instanceName), instance, current.etag(), STATE_BUDGET);
-  }
-
-  static String lower(String s) {
-    return s.toLowerCase(Locale.ROOT);
   }
 }
