@@ -64,6 +64,8 @@ public final class LumeClient {
     }
   }
 
+  private record CloneRequest(String name, String newName) {}
+
   /** {@code GET /lume/vms/{name}}. */
   public LumeVm getVm(String name) throws LumeException, InterruptedException {
     return json.treeToValue(call("GET", vmPath(name), null), LumeVm.class);
@@ -71,7 +73,7 @@ public final class LumeClient {
 
   /** {@code POST /lume/vms/clone}: clones the stopped VM {@code source} as {@code newName}. */
   public void cloneVm(String source, String newName) throws LumeException, InterruptedException {
-    call("POST", "/lume/vms/clone", Map.of("name", source, "newName", newName));
+    call("POST", "/lume/vms/clone", new CloneRequest(source, newName));
   }
 
   /** {@code PATCH /lume/vms/{name}}: sets CPUs, memory and (when growing) the disk. */

@@ -64,7 +64,9 @@ class LumeClientTest {
     client.cloneVm("ac-seed-macos", "ac-demo-db");
     client.setResources("ac-demo-db", new VmResources(2, 4096, OptionalLong.empty()));
     client.run("ac-demo-db", LumeClient.RunOptions.HEADLESS);
-    assertThat(lume.bodies.get(0).toString()).isEqualTo("{\"name\":\"ac-seed-macos\",\"newName\":\"ac-demo-db\"}");
+    assertThat(lume.bodies.get(0).get("name").asString()).isEqualTo("ac-seed-macos");
+    assertThat(lume.bodies.get(0).get("newName").asString()).isEqualTo("ac-demo-db");
+    assertThat(lume.bodies.get(0).propertyNames()).containsExactly("name", "newName");
     // The disk is grown only on request: Lume refuses an equal or smaller size.
     assertThat(lume.bodies.get(1).toString()).isEqualTo("{\"cpu\":2,\"memory\":\"4096MB\"}");
     assertThat(lume.bodies.get(2).get("noDisplay").asBoolean()).isTrue();
