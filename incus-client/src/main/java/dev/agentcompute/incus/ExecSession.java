@@ -78,6 +78,14 @@ final class ExecSession {
                         // Nothing to deliver to any more; the exit code tells what happened.
                     }
                 }
+                // Java-WebSocket's close() can overtake frames still queued for its writer thread
+                // (stdin then arrives empty); let the queue drain first.
+                while (stdin.hasBufferedData() && stdin.isOpen()) {
+                    if (System.nanoTime() - deadline >= 0) {
+                        return killed(operation, stdout, stderr);
+                    }
+                    Thread.sleep(1);
+                }
                 stdin.close();
                 if (!awaitOutputs(out, err, deadline)) {
                     return killed(operation, stdout, stderr);

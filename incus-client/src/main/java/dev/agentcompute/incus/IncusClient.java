@@ -129,6 +129,7 @@ public final class IncusClient implements AutoCloseable {
         private Duration operationTimeout = Duration.ofMinutes(5);
         private String project;
         private String target;
+        private IncusCallObserver observer = IncusCallObserver.NONE;
 
         private Builder(Path socket, URI url, IncusIdentity identity) {
             this.socket = socket;
@@ -171,17 +172,23 @@ public final class IncusClient implements AutoCloseable {
             return this;
         }
 
+        /** Reports every HTTP exchange (method, path, status, nanoseconds), e.g. to count Incus calls. */
+        public Builder onCall(IncusCallObserver callObserver) {
+            this.observer = Objects.requireNonNull(callObserver, "observer");
+            return this;
+        }
+
         public IncusClient build() {
             Transport transport;
             if (socket != null) {
-                transport = Transport.unix(socket);
+                transport = Transport.unix(socket, observer);
             } else {
                 if (pinnedServer == null && authorities == null) {
                     throw new IllegalArgumentException("HTTPS to " + url
                             + " needs a pinned server certificate or trusted CA certificates");
                 }
                 transport = Transport.https(url, TlsContexts.create(identity, pinnedServer, authorities),
-                        pinnedServer != null);
+                        pinnedServer != null, observer);
             }
             return new IncusClient(new Rest(transport, requestTimeout, operationTimeout), new Scope(project, target));
         }

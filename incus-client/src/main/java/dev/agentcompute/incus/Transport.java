@@ -2,6 +2,7 @@ package dev.agentcompute.incus;
 
 import com.github.dockerjava.transport.UnixSocket;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.net.URI;
@@ -73,8 +74,15 @@ final class Transport implements AutoCloseable {
         }
     };
 
-    /** An HTTP answer with its body fully read. Header names are lower-cased. */
-    record Response(int status, Map<String, String> headers, byte[] body) {
+    /**
+     * An HTTP answer. Header names are lower-cased. The body is read whole, unless the exchange was
+     * bounded: then {@code truncated} says the server had more than was kept.
+     */
+    record Response(int status, Map<String, String> headers, byte[] body, boolean truncated) {
+        Response(int status, Map<String, String> headers, byte[] body) {
+            this(status, headers, body, false);
+        }
+
         String header(String name) {
             return headers.get(name.toLowerCase(Locale.ROOT));
         }
@@ -88,10 +96,13 @@ final class Transport implements AutoCloseable {
     private final ScheduledThreadPoolExecutor watchdog;
     private final String description;
     private final boolean verifyHostname;
+    private final IncusCallObserver observer;
 
     private Transport(HttpClientConnectionManager pool, String httpBase, String webSocketBase,
-                      SocketFactory webSocketSockets, String description, boolean verifyHostname) {
+                      SocketFactory webSocketSockets, String description, boolean verifyHostname,
+                      IncusCallObserver observer) {
         this.verifyHostname = verifyHostname;
+        this.observer = observer;
         this.pool = pool;
         this.httpBase = httpBase;
         this.webSocketBase = webSocketBase;
@@ -118,6 +129,11 @@ final class Transport implements AutoCloseable {
 
     /** Talks to incusd over its local Unix socket (no TLS; the kernel vouches for the caller). */
     static Transport unix(Path socket) {
+        return unix(socket, IncusCallObserver.NONE);
+    }
+
+    /** Like {@link #unix(Path)}, reporting every exchange to {@code observer}. */
+    static Transport unix(Path socket, IncusCallObserver observer) {
         String path = socket.toString();
         var operator = new DefaultHttpClientConnectionOperator(
                 proxy -> UnixSocket.get(path), DefaultSchemePortResolver.INSTANCE, NO_LOOKUP, scheme -> null);
@@ -158,7 +174,7 @@ final class Transport implements AutoCloseable {
                 throw new UnsupportedOperationException("unix socket factory dials " + path + " only");
             }
         };
-        return new Transport(pool, "http://localhost", "ws://localhost", sockets, "unix:" + path, false);
+        return new Transport(pool, "http://localhost", "ws://localhost", sockets, "unix:" + path, false, observer);
     }
 
     /**
@@ -167,6 +183,11 @@ final class Transport implements AutoCloseable {
      * with CA verification the usual hostname check applies.
      */
     static Transport https(URI base, SSLContext tls, boolean pinned) {
+        return https(base, tls, pinned, IncusCallObserver.NONE);
+    }
+
+    /** Like {@link #https(URI, SSLContext, boolean)}, reporting every exchange to {@code observer}. */
+    static Transport https(URI base, SSLContext tls, boolean pinned, IncusCallObserver observer) {
         var strategy = ClientTlsStrategyBuilder.create().setSslContext(tls);
         if (pinned) {
             strategy.setHostVerificationPolicy(HostnameVerificationPolicy.CLIENT)
@@ -182,7 +203,7 @@ final class Transport implements AutoCloseable {
                 .build();
         String authority = base.getHost() + ":" + (base.getPort() > 0 ? base.getPort() : 8443);
         return new Transport(pool, "https://" + authority, "wss://" + authority, tls.getSocketFactory(),
-                "https://" + authority, !pinned);
+                "https://" + authority, !pinned, observer);
     }
 
     String description() {
@@ -208,6 +229,38 @@ final class Transport implements AutoCloseable {
      */
     Response exchange(String method, String pathAndQuery, Map<String, String> headers, HttpEntity body,
                       Duration timeout) {
+        return exchange(method, pathAndQuery, headers, body, timeout, Long.MAX_VALUE);
+    }
+
+    /**
+     * Like {@link #exchange(String, String, Map, HttpEntity, Duration)}, but keeps at most
+     * {@code maxBody} bytes of a successful answer: once more arrives, the connection is aborted
+     * instead of reading the rest (the answer says {@code truncated}). Error answers are read whole.
+     */
+    Response exchange(String method, String pathAndQuery, Map<String, String> headers, HttpEntity body,
+                      Duration timeout, long maxBody) {
+        long started = System.nanoTime();
+        int status = 0;
+        try {
+            Response response = exchangeOnce(method, pathAndQuery, headers, body, timeout, maxBody);
+            status = response.status();
+            return response;
+        } finally {
+            observe(method, pathAndQuery, status, System.nanoTime() - started);
+        }
+    }
+
+    private void observe(String method, String pathAndQuery, int status, long nanos) {
+        int query = pathAndQuery.indexOf('?');
+        try {
+            observer.onCall(method, query < 0 ? pathAndQuery : pathAndQuery.substring(0, query), status, nanos);
+        } catch (RuntimeException e) {
+            // An observer (metrics) must never fail the call it watches.
+        }
+    }
+
+    private Response exchangeOnce(String method, String pathAndQuery, Map<String, String> headers, HttpEntity body,
+                                  Duration timeout, long maxBody) {
         String what = method + " " + pathAndQuery;
         Thread caller = Thread.currentThread();
         if (caller.isInterrupted()) {
@@ -231,12 +284,26 @@ final class Transport implements AutoCloseable {
             }
         }, WATCH_PERIOD_MS, WATCH_PERIOD_MS, TimeUnit.MILLISECONDS);
         try (ClassicHttpResponse response = http.executeOpen(null, request, null)) {
-            byte[] bytes = response.getEntity() == null ? new byte[0] : EntityUtils.toByteArray(response.getEntity());
             Map<String, String> names = new HashMap<>();
             for (Header header : response.getHeaders()) {
                 names.putIfAbsent(header.getName().toLowerCase(Locale.ROOT), header.getValue());
             }
-            return new Response(response.getCode(), names, bytes);
+            if (response.getEntity() == null) {
+                return new Response(response.getCode(), names, new byte[0]);
+            }
+            if (maxBody == Long.MAX_VALUE || response.getCode() >= 400) {
+                return new Response(response.getCode(), names, EntityUtils.toByteArray(response.getEntity()));
+            }
+            InputStream content = response.getEntity().getContent();
+            byte[] kept = content.readNBytes((int) Math.min(maxBody, Integer.MAX_VALUE - 8));
+            boolean more = content.read() >= 0;
+            if (more) {
+                // Hang up rather than let closing the response drain (or reuse) the rest of the body.
+                abort.compareAndSet(null, "bounded");
+                request.cancel();
+                closeQuietly(response);
+            }
+            return new Response(response.getCode(), names, kept, more);
         } catch (IOException | RuntimeException e) {
             String reason = abort.get();
             if ("cancelled".equals(reason) || caller.isInterrupted()) {
@@ -251,6 +318,15 @@ final class Transport implements AutoCloseable {
             throw Errors.fromIo((IOException) e, what + " (" + description + ")");
         } finally {
             watch.cancel(false);
+        }
+    }
+
+    /** Closing an aborted answer may fail on the dead connection; the kept part is already read. */
+    private static void closeQuietly(ClassicHttpResponse response) {
+        try {
+            response.close();
+        } catch (IOException | RuntimeException e) {
+            // nothing left to release
         }
     }
 
