@@ -85,6 +85,31 @@ class StarlarkThreadTest {
   }
 
   @Test
+  void cancellationIsObservedInsideASort() throws Exception {
+    StarlarkThread t = new StarlarkThread();
+    StarlarkList big = new StarlarkList();
+    java.util.Random r = new java.util.Random(1);
+    for (int k = 0; k < 3_000_000; k++) {
+      big.elems.add(StarlarkInt.of(r.nextLong()));
+    }
+    Thread canceller = new Thread(() -> {
+      try {
+        Thread.sleep(30);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      t.cancel("stop");
+    });
+    canceller.start();
+    assertThatThrownBy(() -> {
+      for (int round = 0; round < 100; round++) {
+        call(t, "sorted", big);
+      }
+    }).isInstanceOf(CancelledException.class).hasMessage("Starlark computation cancelled: stop");
+    canceller.join();
+  }
+
+  @Test
   void printGoesToTheHandler() throws Exception {
     StarlarkThread t = new StarlarkThread();
     List<String> out = new ArrayList<>();
