@@ -29,6 +29,21 @@ public final class Files {
                 modeHeader(response), type);
     }
 
+    /**
+     * Reads at most {@code maxBytes} of a file and hangs up on the rest, so a huge (or endless)
+     * file costs no more than the limit. Unlike {@link #read} it does not refuse other types: check
+     * {@link BoundedFileContent#isRegularFile()} (a directory's answer is its JSON listing).
+     */
+    public BoundedFileContent read(String instance, String path, long maxBytes) {
+        if (maxBytes < 0) {
+            throw new IllegalArgumentException("maxBytes must not be negative, got " + maxBytes);
+        }
+        Transport.Response response = rest.rawBounded(scope, filesPath(instance, path), rest.operationTimeout(),
+                maxBytes);
+        return new BoundedFileContent(response.body(), response.truncated(), intHeader(response, "X-Incus-Uid"),
+                intHeader(response, "X-Incus-Gid"), modeHeader(response), response.header("X-Incus-Type"));
+    }
+
     /** Creates or overwrites a file; {@code mode} (e.g. 0644) only when not null. */
     public void write(String instance, String path, byte[] content, Integer mode) {
         Map<String, String> headers = new HashMap<>();

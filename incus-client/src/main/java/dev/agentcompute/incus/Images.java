@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.apache.hc.core5.http.ContentType;
+import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
 import org.apache.hc.core5.http.io.entity.FileEntity;
 import tools.jackson.core.type.TypeReference;
 
@@ -117,6 +118,27 @@ public final class Images {
             createAlias(alias, fingerprint, null);
         }
         return fingerprint;
+    }
+
+    /**
+     * Copies an image of this project into {@code targetProject} of the same daemon, unchanged
+     * (same fingerprint, no aliases): {@code GET /1.0/images/{fp}/export}, then that tarball (or
+     * multipart pair, for a split image) uploaded as-is to {@code POST /1.0/images} there. This is
+     * how to share an image between projects over the Unix socket, where incusd cannot pull from
+     * itself ({@link #pull} needs its HTTPS address). The export is held in memory while it is
+     * uploaded. Returns the fingerprint.
+     */
+    public String copyToProject(String fingerprint, String targetProject) {
+        String request = "copy image " + fingerprint + " to project " + targetProject;
+        Transport.Response export = rest.raw(scope, "GET", "/1.0/images/" + Scope.segment(fingerprint) + "/export",
+                Map.of(), null, rest.operationTimeout());
+        String contentType = export.header("Content-Type");
+        Scope target = new Scope(targetProject, scope.target());
+        Transport.Response upload = rest.raw(target, "POST", "/1.0/images", Map.of(),
+                new ByteArrayEntity(export.body(), contentType == null ? ContentType.APPLICATION_OCTET_STREAM
+                        : ContentType.parse(contentType)), rest.operationTimeout());
+        Operation done = rest.async(target, upload, request).await();
+        return done.metadata().get("fingerprint") instanceof String copied ? copied : fingerprint;
     }
 
     /** Publishes a stopped instance as an image in this project; returns the fingerprint. */

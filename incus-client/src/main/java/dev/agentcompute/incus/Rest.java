@@ -126,6 +126,16 @@ final class Rest implements AutoCloseable {
         return response;
     }
 
+    /** A raw GET that keeps at most {@code maxBody} bytes of a successful answer (see {@link Transport}). */
+    Transport.Response rawBounded(Scope scope, String path, Duration timeout, long maxBody) {
+        String target = scope.apply(path);
+        Transport.Response response = transport.exchange("GET", target, Map.of(), null, timeout, maxBody);
+        if (response.status() >= 400) {
+            parse(response, "GET " + target);
+        }
+        return response;
+    }
+
     Answer parse(Transport.Response response, String request) {
         JsonNode root;
         try {
