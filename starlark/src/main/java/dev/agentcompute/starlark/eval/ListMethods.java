@@ -114,7 +114,7 @@ final class ListMethods {
       int n = l.len();
       Value iv = Args.positional("pop", a, kw, 0, 1)[0];
       int i = iv == null ? n - 1 : Args.int32("pop", 1, iv);
-      int orig = iv == null ? i : i;
+      int orig = i;
       if (i < 0) {
         i += n;
       }

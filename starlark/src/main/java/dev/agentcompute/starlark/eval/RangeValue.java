@@ -58,10 +58,6 @@ public final class RangeValue implements Sequence, Sliceable, Comparable {
     return len;
   }
 
-  long elemAt(int i) {
-    return start + i * step;
-  }
-
   @Override
   public Value index(int i) {
     return StarlarkInt.of(start + i * step);

@@ -11,8 +11,6 @@ public final class StarlarkInt implements Comparable {
   private static final int CACHE_LOW = -128;
   private static final int CACHE_HIGH = 1024;
   private static final StarlarkInt[] CACHE = new StarlarkInt[CACHE_HIGH - CACHE_LOW + 1];
-  private static final BigInteger LONG_MIN = BigInteger.valueOf(Long.MIN_VALUE);
-  private static final BigInteger LONG_MAX = BigInteger.valueOf(Long.MAX_VALUE);
 
   static {
     for (int i = 0; i < CACHE.length; i++) {
@@ -266,9 +264,5 @@ public final class StarlarkInt implements Comparable {
   @Override
   public String toString() {
     return big == null ? Long.toString(small) : big.toString();
-  }
-
-  static boolean fitsLong(BigInteger b) {
-    return b.compareTo(LONG_MIN) >= 0 && b.compareTo(LONG_MAX) <= 0;
   }
 }
