@@ -155,48 +155,47 @@ final class Formatter {
     }
   }
 
-  /** {@code str.format(*args, **kwargs)}. */
+  /** {@code str.format(*args, **kwargs)}, on the format's bytes so that any byte is kept as is. */
   static Value format(StarlarkThread thread, StarlarkString recv, Value[] args, List<Map.Entry<String, Value>> kwargs)
       throws EvalException {
-    String format = recv.value();
-    thread.addByteSteps(recv.len());
+    byte[] f = recv.bytes();
+    thread.addByteSteps(f.length);
     ByteBuffer buf = new ByteBuffer(thread);
     boolean auto = false;
     boolean manual = false;
     int index = 0;
+    int p = 0;
     while (true) {
-      String literal = format;
-      int i = format.indexOf('{');
-      if (i >= 0) {
-        literal = format.substring(0, i);
-      }
+      int i = indexOf(f, '{', p, f.length);
+      int litEnd = i < 0 ? f.length : i;
+      // Replace "}}" with "}" in the literal part, rejecting a lone '}'.
+      int q = p;
       while (true) {
-        int j = literal.indexOf('}');
+        int j = indexOf(f, '}', q, litEnd);
         if (j < 0) {
-          buf.append(literal);
+          buf.append(f, q, litEnd);
           break;
         }
-        if (literal.length() == j + 1 || literal.charAt(j + 1) != '}') {
+        if (j + 1 == litEnd || f[j + 1] != '}') {
           throw new EvalException("format: single '}' in format");
         }
-        buf.append(literal.substring(0, j + 1));
-        literal = literal.substring(j + 2);
+        buf.append(f, q, j + 1);
+        q = j + 2;
       }
       if (i < 0) {
         break;
       }
-      if (i + 1 < format.length() && format.charAt(i + 1) == '{') {
+      if (i + 1 < f.length && f[i + 1] == '{') {
         buf.append('{');
-        format = format.substring(i + 2);
+        p = i + 2;
         continue;
       }
-      format = format.substring(i + 1);
-      i = format.indexOf('}');
-      if (i < 0) {
+      int close = indexOf(f, '}', i + 1, f.length);
+      if (close < 0) {
         throw new EvalException("format: unmatched '{' in format");
       }
-      String field = format.substring(0, i);
-      format = format.substring(i + 1);
+      String field = text(f, i + 1, close);
+      p = close + 1;
       String conv = "s";
       String spec = "";
       String name;
@@ -274,6 +273,19 @@ final class Formatter {
       }
     }
     return buf.toStarlarkString();
+  }
+
+  private static int indexOf(byte[] b, char c, int from, int to) {
+    for (int k = from; k < to; k++) {
+      if (b[k] == c) {
+        return k;
+      }
+    }
+    return -1;
+  }
+
+  private static String text(byte[] b, int from, int to) {
+    return StarlarkString.ofBytes(java.util.Arrays.copyOfRange(b, from, to)).value();
   }
 
   private static boolean isDecimal(String s) {

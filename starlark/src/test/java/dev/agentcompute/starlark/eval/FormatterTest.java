@@ -61,5 +61,7 @@ class FormatterTest {
     assertThatThrownBy(() -> format("{:d}", new Value[] {i(1)}))
         .hasMessage("format spec features not supported in replacement fields: d");
     assertThatThrownBy(() -> format("}", new Value[0])).hasMessage("format: single '}' in format");
+    Value raw = Values.method(t, StarlarkString.ofBytes(new byte[] {(byte) 0xff, '{', '}'}), "format", i(1));
+    assertThat(((StarlarkString) raw).toByteArray()).containsExactly((byte) 0xff, (byte) '1');
   }
 }
