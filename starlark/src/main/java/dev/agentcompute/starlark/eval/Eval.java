@@ -138,6 +138,9 @@ final class Eval {
 
   private static int forLoop(EvalFrame fr, Stmt.ForStmt s) throws EvalException {
     Value x = eval(fr, s.x);
+    if (x instanceof RangeValue r) {
+      return rangeLoop(fr, s, r);
+    }
     Iterator it = iterate(fr, x, s.forPos);
     try {
       Value v;
@@ -154,6 +157,26 @@ final class Eval {
       }
     } finally {
       it.close();
+    }
+    return NORMAL;
+  }
+
+  /** {@code for v in range(...)}: a range is immutable, so its elements are computed directly. */
+  private static int rangeLoop(EvalFrame fr, Stmt.ForStmt s, RangeValue r) throws EvalException {
+    long start = r.start();
+    long step = r.step();
+    Expr vars = s.vars;
+    List<Stmt> body = s.body;
+    for (long k = 0, n = r.longLen(); k < n; k++) {
+      fr.thread.step();
+      assign(fr, vars, StarlarkInt.of(start + k * step), s.forPos);
+      int st = exec(fr, body);
+      if (st == BREAK) {
+        break;
+      }
+      if (st == RETURN) {
+        return RETURN;
+      }
     }
     return NORMAL;
   }
@@ -304,13 +327,15 @@ final class Eval {
     while (lhs instanceof Expr.ParenExpr p) {
       lhs = p.x;
     }
-    switch (lhs) {
-      case Ident id -> {
+    switch (lhs.kind) {
+      case Expr.K_IDENT -> {
+        Ident id = (Ident) lhs;
         Value x = lookup(fr, id);
         Value y = eval(fr, s.rhs);
         setVar(fr, id, inplace(fr, s.opPos, op, x, y));
       }
-      case Expr.IndexExpr e -> {
+      case Expr.K_INDEX_EXPR -> {
+        Expr.IndexExpr e = (Expr.IndexExpr) lhs;
         Value obj = eval(fr, e.x);
         Value key = eval(fr, e.y);
         Value x;
@@ -327,7 +352,8 @@ final class Eval {
           throw positioned(fr, e.lbrack, ex);
         }
       }
-      case Expr.DotExpr e -> {
+      case Expr.K_DOT_EXPR -> {
+        Expr.DotExpr e = (Expr.DotExpr) lhs;
         Value obj = eval(fr, e.x);
         Value x;
         try {
@@ -576,6 +602,18 @@ final class Eval {
     Expr.Clause clause = c.clauses.get(i);
     if (clause instanceof Expr.ForClause fc) {
       Value x = eval(fr, fc.x());
+      if (x instanceof RangeValue r) {
+        long start = r.start();
+        long step = r.step();
+        Expr vars = fc.vars();
+        Position pos = fc.forPos();
+        for (long k = 0, n = r.longLen(); k < n; k++) {
+          fr.thread.step();
+          assign(fr, vars, StarlarkInt.of(start + k * step), pos);
+          comprehension(fr, c, i + 1, dict, list);
+        }
+        return;
+      }
       Iterator it = iterate(fr, x, fc.forPos());
       try {
         Value v;
