@@ -137,8 +137,36 @@ final class FloatFormat {
     return new Digits(all, pointPos);
   }
 
+  /** Exact powers of ten as doubles (10^22 is the largest exactly representable). */
+  private static final double[] POW10 = {
+      1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+  /**
+   * Whether no one-digit decimal near {@code two} can round-trip to {@code v}: d*10^k is computed
+   * with one correctly rounded operation on exact operands when |k| <= 22, so that double is the
+   * decimal's nearest double. Saves the BigDecimal work for nearly every two-digit value.
+   */
+  private static boolean noOneDigitCandidate(double v, int d1, int pointPos) {
+    for (int cand = Math.max(d1, 1); cand <= d1 + 1; cand++) {
+      int k = cand == 10 ? pointPos : pointPos - 1;
+      int d = cand == 10 ? 1 : cand;
+      if (k > 22 || k < -22) {
+        return false; // not decidable this way
+      }
+      double dv = k >= 0 ? d * POW10[k] : d / POW10[-k];
+      if (dv == v) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   private static Digits oneDigit(double v, String two, int pointPos) {
     int d1 = two.charAt(0) - '0';
+    if (noOneDigitCandidate(v, d1, pointPos)) {
+      return null;
+    }
     Digits best = null;
     BigDecimal exact = new BigDecimal(v);
     BigDecimal bestDist = null;
