@@ -21,9 +21,23 @@ import java.util.Map;
 final class RunMode {
   private RunMode() {}
 
+  /** print() to a stream; a class, not a lambda, so a one-shot start spins no lambda class. */
+  private static final class ToStream implements StarlarkThread.PrintHandler {
+    private final PrintStream err;
+
+    ToStream(PrintStream err) {
+      this.err = err;
+    }
+
+    @Override
+    public void print(StarlarkThread thread, String message) {
+      err.println(message);
+    }
+  }
+
   static int run(String file, String src, PrintStream out, PrintStream err) {
     StarlarkThread thread = new StarlarkThread("main");
-    thread.setPrintHandler((t, msg) -> err.println(msg));
+    thread.setPrintHandler(new ToStream(err));
     Map<String, Value> predeclared = TestLibraries.codemode();
     try {
       Program prog = Starlark.compile(file, src, Dialect.CODEMODE, predeclared.keySet());
