@@ -129,8 +129,18 @@ final class WorkerPool implements AutoCloseable {
         discard(w);
     }
 
-    /** Kills and reaps a worker, then frees its slot. */
+    /**
+     * Kills a worker now; reaping it and freeing its slot happen on a background thread, so the
+     * caller's result is not delayed by JVM teardown. The slot stays counted until the process is
+     * gone, so the live bound holds.
+     */
     void discard(Worker w) {
+        w.process.destroyForcibly();
+        w.closeQuietly();
+        Thread.ofVirtual().name("codemode-worker-reaper").start(() -> reap(w));
+    }
+
+    private void reap(Worker w) {
         w.kill();
         lock.lock();
         try {
@@ -242,7 +252,7 @@ final class WorkerPool implements AutoCloseable {
             lock.unlock();
         }
         for (Worker w : all) {
-            discard(w);
+            reap(w);
         }
     }
 }

@@ -58,6 +58,12 @@ public final class WorkerMain {
         } catch (Throwable t) {
             status = 1;
         }
+        try {
+            // End of output tells the host the exchange is over before JVM teardown starts.
+            stdout.close();
+        } catch (IOException | RuntimeException e) {
+            status = status == 0 ? 1 : status;
+        }
         Runtime.getRuntime().halt(status);
     }
 
