@@ -104,6 +104,10 @@ public final class IncusClient implements AutoCloseable {
         return new Profiles(rest, scope);
     }
 
+    public StoragePools storagePools() {
+        return new StoragePools(rest, scope);
+    }
+
     public Cluster cluster() {
         return new Cluster(rest);
     }

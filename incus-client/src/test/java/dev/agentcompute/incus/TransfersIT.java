@@ -12,7 +12,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Image copies between projects, bounded file reads, and the call observer. */
+/** Image copies between projects, bounded file reads, the call observer, storage pools. */
 class TransfersIT {
 
     private record Call(String method, String path, int status) {
@@ -46,6 +46,18 @@ class TransfersIT {
                     client.projects().delete(project);
                 }
             }
+        }
+    }
+
+    @Test
+    void storagePoolsAreReadable() {
+        try (IncusClient client = IncusTestDaemon.client()) {
+            assertThat(client.storagePools().list()).extracting(StoragePool::name).contains("default");
+            StoragePool pool = client.storagePools().get("default");
+            assertThat(pool.driver()).isNotBlank();
+            assertThat(pool.status()).isEqualTo("Created");
+            assertThatThrownBy(() -> client.storagePools().get(IncusTestDaemon.name("no-pool")))
+                    .isInstanceOf(IncusException.NotFound.class);
         }
     }
 
