@@ -6,6 +6,7 @@ import dev.agentcompute.capabilities.compute.ComputeService;
 import dev.agentcompute.capabilities.compute.incus.IncusBackend;
 import dev.agentcompute.capabilities.config.ComputeConfig;
 import dev.agentcompute.capabilities.reaper.Reaper;
+import dev.agentcompute.incus.IncusClient;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -28,6 +29,14 @@ public final class ComputeRuntime implements AutoCloseable {
   /** Starts compute over the incusd at {@code incusSocket}. */
   public static ComputeRuntime startIncus(ComputeConfig config, Path incusSocket) {
     return start(config, IncusBackend.overUnixSocket(incusSocket, config), Clock.systemUTC());
+  }
+
+  /**
+   * Starts compute over an Incus client the caller built: a remote daemon over HTTPS, or one with an
+   * {@code onCall} observer counting Incus calls. The caller closes the client after this runtime.
+   */
+  public static ComputeRuntime startIncus(ComputeConfig config, IncusClient incus) {
+    return start(config, IncusBackend.over(incus, config), Clock.systemUTC());
   }
 
   /** Starts compute over any backend (tests use a clock of their own). */

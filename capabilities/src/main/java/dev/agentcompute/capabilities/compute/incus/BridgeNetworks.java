@@ -6,6 +6,9 @@ import dev.agentcompute.capabilities.compute.Errors;
 import dev.agentcompute.capabilities.compute.Network;
 import dev.agentcompute.capabilities.net.Ipv4Cidr;
 import dev.agentcompute.capabilities.net.SubnetPool;
+import dev.agentcompute.incus.IncusException;
+import dev.agentcompute.incus.Networks;
+import dev.agentcompute.incus.NetworkSpec;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -14,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
-import tools.jackson.databind.JsonNode;
 
 /**
  * Sandbox bridge networks: default-project bridges named {@code ac<8 hex>} and tagged with their
@@ -25,13 +27,14 @@ import tools.jackson.databind.JsonNode;
 final class BridgeNetworks {
   private static final int NAME_ATTEMPTS = 8;
 
-  private final IncusRest rest;
+  private final Networks networks;
   private final SubnetPool pool;
   private final SecureRandom random = new SecureRandom();
   private final ReentrantLock allocation = new ReentrantLock();
 
-  BridgeNetworks(IncusRest rest, SubnetPool pool) {
-    this.rest = rest;
+  /** {@code networks} works in the default project, where sandbox bridges live. */
+  BridgeNetworks(Networks networks, SubnetPool pool) {
+    this.networks = networks;
     this.pool = pool;
   }
 
@@ -42,9 +45,9 @@ final class BridgeNetworks {
       random.nextBytes(bytes);
       String name = "ac" + HexFormat.of().formatHex(bytes);
       try {
-        rest.get(null, "/1.0/networks/" + name);
-      } catch (BackendException e) {
-        if (e.isNotFound()) {
+        networks.get(name);
+      } catch (IncusException e) {
+        if (IncusFailures.isNotFound(e)) {
           return name;
         }
         throw e;
@@ -78,8 +81,7 @@ final class BridgeNetworks {
       cfg.put("ipv6.address", "none");
       cfg.put("dns.mode", dns ? "managed" : "none");
       cfg.putAll(Meta.tags(sandbox, logical));
-      rest.call(null, "POST", "/1.0/networks", Map.of("name", physical, "type", "bridge", "config", cfg,
-          "description", "agentcompute " + sandbox + "/" + logical));
+      networks.create(new NetworkSpec(physical, "bridge", "agentcompute " + sandbox + "/" + logical, cfg));
       return Network.of(logical, "bridge", address);
     } finally {
       allocation.unlock();
@@ -89,9 +91,9 @@ final class BridgeNetworks {
   /** Every IPv4 subnet of every managed network, in every project. */
   private List<Ipv4Cidr> usedSubnets() {
     List<Ipv4Cidr> used = new ArrayList<>();
-    for (JsonNode network : rest.get(null, "/1.0/networks?recursion=1&all-projects=true")) {
+    for (dev.agentcompute.incus.Network network : networks.listAllProjects()) {
       for (String key : List.of("ipv4.address", "volatile.network.ipv4.address", "ipv4.routes")) {
-        for (String value : network.path("config").path(key).asString("").split(",")) {
+        for (String value : network.config().getOrDefault(key, "").split(",")) {
           Ipv4Cidr.parse(value.trim()).ifPresent(used::add);
         }
       }
@@ -102,24 +104,26 @@ final class BridgeNetworks {
   /** The sandbox's bridges by logical name, from the tags on the networks themselves. */
   Map<String, String> taggedWith(String sandbox) {
     Map<String, String> result = new LinkedHashMap<>();
-    for (JsonNode network : rest.get(null, "/1.0/networks?recursion=1")) {
-      JsonNode cfg = network.path("config");
-      if (sandbox.equals(cfg.path(Meta.SANDBOX).asString("")) && "1".equals(cfg.path(Meta.VERSION).asString(""))) {
-        result.put(cfg.path(Meta.NAME).asString(""), network.path("name").asString());
-      }
+    for (dev.agentcompute.incus.Network network : owned(sandbox)) {
+      result.put(network.config().getOrDefault(Meta.NAME, ""), network.name());
     }
     return result;
   }
 
   List<Network> list(String sandbox) {
     List<Network> result = new ArrayList<>();
-    for (JsonNode network : rest.get(null, "/1.0/networks?recursion=1")) {
-      JsonNode cfg = network.path("config");
-      if (sandbox.equals(cfg.path(Meta.SANDBOX).asString("")) && "1".equals(cfg.path(Meta.VERSION).asString(""))) {
-        result.add(Network.of(cfg.path(Meta.NAME).asString(""), "bridge", cfg.path("ipv4.address").asString("")));
-      }
+    for (dev.agentcompute.incus.Network network : owned(sandbox)) {
+      result.add(Network.of(network.config().getOrDefault(Meta.NAME, ""), "bridge",
+          network.config().getOrDefault("ipv4.address", "")));
     }
     return result;
+  }
+
+  /** The default project's networks tagged as this sandbox's (version 1). */
+  private List<dev.agentcompute.incus.Network> owned(String sandbox) {
+    return networks.list().stream()
+        .filter(n -> sandbox.equals(n.config().get(Meta.SANDBOX)) && "1".equals(n.config().get(Meta.VERSION)))
+        .toList();
   }
 
   Optional<String> physicalName(String sandbox, String logical) {
@@ -128,20 +132,20 @@ final class BridgeNetworks {
 
   /** Deletes a bridge after checking it belongs to {@code sandbox}; a missing bridge is fine. */
   void delete(String sandbox, String physical) {
-    JsonNode network;
+    dev.agentcompute.incus.Network network;
     try {
-      network = rest.get(null, "/1.0/networks/" + IncusRest.encode(physical));
-    } catch (BackendException e) {
-      if (e.isNotFound()) {
+      network = networks.get(physical);
+    } catch (IncusException e) {
+      if (IncusFailures.isNotFound(e)) {
         return;
       }
       throw e;
     }
-    String owner = network.path("config").path(Meta.SANDBOX).asString("");
+    String owner = network.config().getOrDefault(Meta.SANDBOX, "");
     if (!owner.equals(sandbox)) {
       throw new BackendException(Kind.FAILED,
           "refusing to modify bridge " + physical + " not owned by sandbox " + sandbox);
     }
-    IncusBackend.ignoreNotFound(() -> rest.call(null, "DELETE", "/1.0/networks/" + IncusRest.encode(physical), null));
+    IncusFailures.ignoreNotFound(() -> networks.delete(physical));
   }
 }

@@ -21,7 +21,10 @@ import dev.agentcompute.capabilities.compute.Timestamps;
 import dev.agentcompute.capabilities.config.ComputeConfig;
 import dev.agentcompute.capabilities.net.NetworkKind;
 import dev.agentcompute.incus.IncusClient;
+import dev.agentcompute.incus.IncusException;
+import dev.agentcompute.incus.Project;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,7 +32,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
-import tools.jackson.databind.JsonNode;
+import java.util.function.Supplier;
 
 /**
  * The Incus backend: a sandbox is a restricted project {@code ac-<name>} whose config carries all of
@@ -38,34 +41,58 @@ import tools.jackson.databind.JsonNode;
  * an explicit subnet from the configured pool.
  */
 public final class IncusBackend implements ComputeBackend, AutoCloseable {
-  private static final int PROJECT_UPDATE_TRIES = 8;
+  /**
+   * How long one background operation (image copy, instance creation, deletion) may take; the
+   * client's default of 5 minutes is shorter than the budget the original gave creations.
+   */
+  static final Duration OPERATION_BUDGET = Duration.ofMinutes(10);
 
-  private final IncusRest rest;
+  private final IncusClient client;
+  private final boolean ownsClient;
   private final ComputeConfig config;
   private final BridgeNetworks bridges;
   private final IncusInstances instances;
-  private final IncusClient client;
 
-  private IncusBackend(IncusRest rest, IncusClient client, ComputeConfig config) {
-    this.rest = rest;
-    this.client = client;
+  private IncusBackend(IncusClient client, boolean ownsClient, ComputeConfig config) {
+    this.client = client.inProject(null);
+    this.ownsClient = ownsClient;
     this.config = config;
-    this.bridges = new BridgeNetworks(rest, config.bridgeSubnets());
-    this.instances = new IncusInstances(rest, client, config, this);
+    this.bridges = new BridgeNetworks(this.client.networks(), config.bridgeSubnets());
+    this.instances = new IncusInstances(this.client, config, this);
+  }
+
+  /** A backend talking to the incusd listening on {@code socket}. Does not contact it yet; closes its client. */
+  public static IncusBackend overUnixSocket(Path socket, ComputeConfig config) {
+    return new IncusBackend(IncusClient.unixSocket(socket).operationTimeout(OPERATION_BUDGET).build(), true, config);
   }
 
   /**
-   * A backend talking to the incusd listening on {@code socket}. Does not contact it yet. Exec goes
-   * through {@link IncusClient} (websockets); everything else through this module's REST envelope,
-   * which also streams image export/import between projects (not offered by the client).
+   * A backend over a client the caller built (e.g. {@code IncusClient.https(...)} for a remote
+   * daemon, or one with an {@code onCall} observer). Its project and target are ignored: sandboxes
+   * pick their own projects. The caller keeps ownership: {@link #close()} does not close it.
    */
-  public static IncusBackend overUnixSocket(Path socket, ComputeConfig config) {
-    return new IncusBackend(new IncusRest(new UnixSocketHttp(socket)), IncusClient.unixSocket(socket).build(), config);
+  public static IncusBackend over(IncusClient client, ComputeConfig config) {
+    return new IncusBackend(client, false, config);
   }
 
   @Override
   public void close() {
-    client.close();
+    if (ownsClient) {
+      client.close();
+    }
+  }
+
+  /** incus-client's failures as this module's (see {@link IncusFailures}). */
+  private static <T> T translated(Supplier<T> body) {
+    return IncusFailures.translated(body);
+  }
+
+  private static void translated(Runnable body) {
+    IncusFailures.translated(body);
+  }
+
+  private IncusClient inSandbox(String sandbox) {
+    return client.inProject(Meta.project(sandbox));
   }
 
   @Override
@@ -76,16 +103,20 @@ public final class IncusBackend implements ComputeBackend, AutoCloseable {
   @Override
   public boolean ready() {
     try {
-      rest.get(null, "/1.0/storage-pools/" + IncusRest.encode(config.storagePool()));
-      rest.get(null, "/1.0/projects/" + IncusRest.encode(config.imageProject()));
+      client.storagePools().get(config.storagePool());
+      client.projects().get(config.imageProject());
       return true;
-    } catch (BackendException e) {
+    } catch (IncusException e) {
       return false;
     }
   }
 
   @Override
   public void reconcileCatalog(ImageCatalog catalog) {
+    translated(() -> reconcile(catalog));
+  }
+
+  private void reconcile(ImageCatalog catalog) {
     for (CatalogImage image : catalog.images()) {
       if (!image.platform().equals("incus")) {
         continue;
@@ -93,9 +124,9 @@ public final class IncusBackend implements ComputeBackend, AutoCloseable {
       switch (image.source()) {
         case ImageSource.Alias alias -> {
           try {
-            rest.get(config.imageProject(), "/1.0/images/aliases/" + IncusRest.encode(alias.alias()));
-          } catch (BackendException e) {
-            if (e.isNotFound()) {
+            client.inProject(config.imageProject()).images().alias(alias.alias(), null);
+          } catch (IncusException e) {
+            if (IncusFailures.isNotFound(e)) {
               throw new CatalogException("catalog image \"" + image.name() + "\": alias \"" + alias.alias()
                   + "\" is missing from Incus project \"" + config.imageProject() + "\"");
             }
@@ -122,12 +153,12 @@ public final class IncusBackend implements ComputeBackend, AutoCloseable {
   }
 
   private boolean aliasHasDigest(String alias, String digest) {
+    IncusClient images = client.inProject(config.imageProject());
     try {
-      JsonNode target = rest.get(config.imageProject(), "/1.0/images/aliases/" + IncusRest.encode(alias));
-      JsonNode image = rest.get(config.imageProject(), "/1.0/images/" + target.path("target").asString());
-      return digest.equals(image.path("properties").path("agentcompute.digest").asString(""));
-    } catch (BackendException e) {
-      if (e.isNotFound()) {
+      String fingerprint = images.images().alias(alias, null).target();
+      return digest.equals(images.images().get(fingerprint).properties().getOrDefault("agentcompute.digest", ""));
+    } catch (IncusException e) {
+      if (IncusFailures.isNotFound(e)) {
         return false;
       }
       throw e;
@@ -138,49 +169,55 @@ public final class IncusBackend implements ComputeBackend, AutoCloseable {
 
   @Override
   public Optional<Sandbox> getSandbox(String name) {
-    try {
-      return parseSandbox(rest.get(null, "/1.0/projects/" + IncusRest.encode(Meta.project(name))));
-    } catch (BackendException e) {
-      if (e.isNotFound()) {
-        return Optional.empty();
+    return translated(() -> {
+      try {
+        return parseSandbox(client.projects().get(Meta.project(name)));
+      } catch (IncusException e) {
+        if (IncusFailures.isNotFound(e)) {
+          return Optional.<Sandbox>empty();
+        }
+        throw e;
       }
-      throw e;
-    }
+    });
   }
 
   @Override
   public List<Sandbox> listSandboxes() {
     List<Sandbox> result = new ArrayList<>();
-    for (JsonNode project : rest.get(null, "/1.0/projects?recursion=1")) {
+    for (Project project : translated(() -> client.projects().list())) {
       parseSandbox(project).ifPresent(result::add);
     }
     return result;
   }
 
-  private Optional<Sandbox> parseSandbox(JsonNode project) {
-    String projectName = project.path("name").asString("");
-    JsonNode cfg = project.path("config");
-    if (!projectName.startsWith(Meta.PROJECT_PREFIX) || !"1".equals(cfg.path(Meta.VERSION).asString(""))) {
+  private Optional<Sandbox> parseSandbox(Project project) {
+    String projectName = project.name() == null ? "" : project.name();
+    Map<String, String> cfg = project.config();
+    if (!projectName.startsWith(Meta.PROJECT_PREFIX) || !"1".equals(cfg.get(Meta.VERSION))) {
       return Optional.empty();
     }
-    boolean ovn = Set.of("true", "1", "yes", "on").contains(cfg.path("features.networks").asString(""));
-    boolean pinned = "true".equals(cfg.path(Meta.PINNED).asString(""));
-    String member = cfg.path(Meta.HOST).asString("");
+    boolean ovn = Set.of("true", "1", "yes", "on").contains(cfg.getOrDefault("features.networks", ""));
+    boolean pinned = "true".equals(cfg.get(Meta.PINNED));
+    String member = cfg.getOrDefault(Meta.HOST, "");
     return Optional.of(new Sandbox(
         projectName.substring(Meta.PROJECT_PREFIX.length()),
         "incus",
-        Timestamps.parseOrEpoch(cfg.path(Meta.CREATED_AT).asString("")),
-        Timestamps.parseOrEpoch(cfg.path(Meta.EXPIRES_AT).asString("")),
-        cfg.path(Meta.SUBJECT).asString(""),
+        Timestamps.parseOrEpoch(cfg.getOrDefault(Meta.CREATED_AT, "")),
+        Timestamps.parseOrEpoch(cfg.getOrDefault(Meta.EXPIRES_AT, "")),
+        cfg.getOrDefault(Meta.SUBJECT, ""),
         pinned,
-        pinned ? cfg.path(Meta.PINNED_BY).asString("") : "",
-        pinned ? Timestamps.parseOrEpoch(cfg.path(Meta.PINNED_AT).asString("")) : null,
+        pinned ? cfg.getOrDefault(Meta.PINNED_BY, "") : "",
+        pinned ? Timestamps.parseOrEpoch(cfg.getOrDefault(Meta.PINNED_AT, "")) : null,
         ovn ? NetworkKind.OVN : NetworkKind.BRIDGE,
         member.isEmpty() ? config.member() : member));
   }
 
   @Override
   public void createSandbox(Sandbox sandbox) {
+    translated(() -> create(sandbox));
+  }
+
+  private void create(Sandbox sandbox) {
     if (sandbox.networkKind() != NetworkKind.BRIDGE) {
       throw new BackendException(Kind.FAILED, "OVN sandboxes are not available in this build");
     }
@@ -193,13 +230,9 @@ public final class IncusBackend implements ComputeBackend, AutoCloseable {
     cfg.put(Meta.NETWORK_PREFIX + "default", physical);
     cfg.putAll(metadata(sandbox));
     try {
-      rest.call(null, "POST", "/1.0/projects", Map.of("name", project, "config", cfg,
-          "description", "agentcompute sandbox " + sandbox.name()));
-    } catch (BackendException e) {
-      if (e.kind() == Kind.CONFLICT) {
-        throw new BackendException(Kind.CONFLICT, "sandbox " + sandbox.name() + " already exists", e);
-      }
-      throw e;
+      client.projects().create(project, "agentcompute sandbox " + sandbox.name(), cfg);
+    } catch (IncusException.Conflict e) {
+      throw new BackendException(Kind.CONFLICT, "sandbox " + sandbox.name() + " already exists", e);
     }
     bridges.create(sandbox.name(), "default", physical, null, true, true, true);
   }
@@ -220,48 +253,35 @@ public final class IncusBackend implements ComputeBackend, AutoCloseable {
 
   @Override
   public void writeSandbox(Sandbox sandbox) {
-    updateProject(sandbox.name(), cfg -> {
+    translated(() -> updateProject(sandbox.name(), cfg -> {
       cfg.put(Meta.EXPIRES_AT, Timestamps.metadata(sandbox.expiresAt()));
       cfg.remove(Meta.PINNED);
       cfg.remove(Meta.PINNED_BY);
       cfg.remove(Meta.PINNED_AT);
       cfg.putAll(metadata(sandbox));
-    });
+    }));
   }
 
   /** Read-modify-write of a sandbox project's config with its ETag, retried when someone else wrote. */
   void updateProject(String sandbox, Consumer<Map<String, String>> change) {
-    String path = "/1.0/projects/" + IncusRest.encode(Meta.project(sandbox));
-    for (int attempt = 1; ; attempt++) {
-      IncusRest.Tagged current = rest.getTagged(null, path);
-      Map<String, String> cfg = new LinkedHashMap<>();
-      current.value().path("config").properties().forEach(e -> cfg.put(e.getKey(), e.getValue().asString()));
+    client.projects().update(Meta.project(sandbox), current -> {
+      Map<String, String> cfg = new LinkedHashMap<>(current.config());
       change.accept(cfg);
-      try {
-        rest.call(null, "PUT", path, Map.of("config", cfg,
-            "description", current.value().path("description").asString("")), current.etag(),
-            java.time.Duration.ofMinutes(1));
-        return;
-      } catch (BackendException e) {
-        if (attempt >= PROJECT_UPDATE_TRIES || !e.getMessage().contains("Precondition")) {
-          throw e;
-        }
-      }
-    }
+      return current.withConfig(cfg);
+    });
   }
 
   /** Logical to physical bridge names reserved by a sandbox. */
   Map<String, String> reservations(String sandbox) {
     Map<String, String> result = new LinkedHashMap<>();
     try {
-      JsonNode cfg = rest.get(null, "/1.0/projects/" + IncusRest.encode(Meta.project(sandbox))).path("config");
-      cfg.properties().forEach(e -> {
-        if (e.getKey().startsWith(Meta.NETWORK_PREFIX)) {
-          result.put(e.getKey().substring(Meta.NETWORK_PREFIX.length()), e.getValue().asString());
+      client.projects().get(Meta.project(sandbox)).config().forEach((key, value) -> {
+        if (key.startsWith(Meta.NETWORK_PREFIX)) {
+          result.put(key.substring(Meta.NETWORK_PREFIX.length()), value);
         }
       });
-    } catch (BackendException e) {
-      if (!e.isNotFound()) {
+    } catch (IncusException e) {
+      if (!IncusFailures.isNotFound(e)) {
         throw e;
       }
     }
@@ -270,13 +290,17 @@ public final class IncusBackend implements ComputeBackend, AutoCloseable {
 
   @Override
   public void deleteSandbox(String name) {
+    translated(() -> delete(name));
+  }
+
+  private void delete(String name) {
     String project = Meta.project(name);
     boolean projectExists;
     try {
-      rest.get(null, "/1.0/projects/" + IncusRest.encode(project));
+      client.projects().get(project);
       projectExists = true;
-    } catch (BackendException e) {
-      if (!e.isNotFound()) {
+    } catch (IncusException e) {
+      if (!IncusFailures.isNotFound(e)) {
         throw e;
       }
       projectExists = false;
@@ -284,16 +308,16 @@ public final class IncusBackend implements ComputeBackend, AutoCloseable {
     Map<String, String> owned = new LinkedHashMap<>(reservations(name));
     owned.putAll(bridges.taggedWith(name));
     if (projectExists) {
-      for (JsonNode instance : rest.get(project, "/1.0/instances?recursion=1")) {
-        instances.forceDelete(project, instance.path("name").asString());
+      IncusClient scoped = inSandbox(name);
+      for (dev.agentcompute.incus.Instance instance : scoped.instances().list()) {
+        instances.forceDelete(scoped, instance.name());
       }
-      for (JsonNode image : rest.get(project, "/1.0/images?recursion=1")) {
-        ignoreNotFound(() -> rest.call(project, "DELETE", "/1.0/images/" + image.path("fingerprint").asString(), null));
+      for (dev.agentcompute.incus.Image image : scoped.images().list()) {
+        IncusFailures.ignoreNotFound(() -> scoped.images().delete(image.fingerprint()));
       }
-      for (JsonNode profile : rest.get(project, "/1.0/profiles?recursion=1")) {
-        String profileName = profile.path("name").asString();
-        if (!profileName.equals("default")) {
-          ignoreNotFound(() -> rest.call(project, "DELETE", "/1.0/profiles/" + IncusRest.encode(profileName), null));
+      for (dev.agentcompute.incus.Profile profile : scoped.profiles().list()) {
+        if (!profile.name().equals("default")) {
+          IncusFailures.ignoreNotFound(() -> scoped.profiles().delete(profile.name()));
         }
       }
     }
@@ -301,19 +325,9 @@ public final class IncusBackend implements ComputeBackend, AutoCloseable {
       bridges.delete(name, physical);
     }
     if (projectExists) {
-      ignoreNotFound(() -> rest.call(null, "DELETE", "/1.0/projects/" + IncusRest.encode(project), null));
+      IncusFailures.ignoreNotFound(() -> client.projects().delete(project));
     } else if (owned.isEmpty()) {
       throw new BackendException(Kind.NOT_FOUND, "sandbox " + name + " not found");
-    }
-  }
-
-  static void ignoreNotFound(Runnable action) {
-    try {
-      action.run();
-    } catch (BackendException e) {
-      if (!e.isNotFound()) {
-        throw e;
-      }
     }
   }
 
@@ -321,11 +335,15 @@ public final class IncusBackend implements ComputeBackend, AutoCloseable {
 
   @Override
   public List<Network> listNetworks(Sandbox sandbox) {
-    return bridges.list(sandbox.name());
+    return translated(() -> bridges.list(sandbox.name()));
   }
 
   @Override
   public Network createNetwork(Sandbox sandbox, NetworkSpec spec) {
+    return translated(() -> addNetwork(sandbox, spec));
+  }
+
+  private Network addNetwork(Sandbox sandbox, NetworkSpec spec) {
     String physical = bridges.freePhysicalName();
     updateProject(sandbox.name(), cfg -> {
       String previous = cfg.put(Meta.NETWORK_PREFIX + spec.name(), physical);
@@ -343,6 +361,10 @@ public final class IncusBackend implements ComputeBackend, AutoCloseable {
 
   @Override
   public void deleteNetwork(Sandbox sandbox, String name) {
+    translated(() -> removeNetwork(sandbox, name));
+  }
+
+  private void removeNetwork(Sandbox sandbox, String name) {
     String physical = bridges.physicalName(sandbox.name(), name)
         .orElseThrow(() -> Errors.networkNotFound(name, sandbox.name()));
     for (Instance instance : listInstances(sandbox)) {
@@ -372,86 +394,86 @@ public final class IncusBackend implements ComputeBackend, AutoCloseable {
 
   @Override
   public List<Instance> listInstances(Sandbox sandbox) {
-    return instances.list(sandbox);
+    return translated(() -> instances.list(sandbox));
   }
 
   @Override
   public Optional<Instance> getInstance(Sandbox sandbox, String name) {
-    return instances.get(sandbox, name);
+    return translated(() -> instances.get(sandbox, name));
   }
 
   @Override
   public Optional<ResolvedImage> publishedImage(Sandbox sandbox, String name) {
-    return instances.publishedImage(sandbox, name);
+    return translated(() -> instances.publishedImage(sandbox, name));
   }
 
   @Override
   public PendingInstance acceptInstance(Sandbox sandbox, InstanceSpec spec) {
-    return instances.accept(sandbox, spec);
+    return translated(() -> instances.accept(sandbox, spec));
   }
 
   @Override
   public Instance finishInstance(PendingInstance pending) {
-    return instances.finish(pending);
+    return translated(() -> instances.finish(pending));
   }
 
   @Override
   public void deleteInstance(Sandbox sandbox, String name) {
-    instances.delete(sandbox, name);
+    translated(() -> instances.delete(sandbox, name));
   }
 
   @Override
   public String changeState(Sandbox sandbox, String name, String action, boolean force) {
-    return instances.changeState(sandbox, name, action, force);
+    return translated(() -> instances.changeState(sandbox, name, action, force));
   }
 
   @Override
   public ExecResult exec(Sandbox sandbox, String name, ExecRequest request) {
-    return instances.exec(sandbox, name, request);
+    return translated(() -> instances.exec(sandbox, name, request));
   }
 
   @Override
   public byte[] readFile(Sandbox sandbox, String name, String path, int limit) {
-    return instances.readFile(sandbox, name, path, limit);
+    return translated(() -> instances.readFile(sandbox, name, path, limit));
   }
 
   @Override
   public void writeFile(Sandbox sandbox, String name, String path, byte[] content, Integer mode) {
-    instances.writeFile(sandbox, name, path, content, mode);
+    translated(() -> instances.writeFile(sandbox, name, path, content, mode));
   }
 
   @Override
   public void createSnapshot(Sandbox sandbox, String name, String snapshot) {
-    instances.createSnapshot(sandbox, name, snapshot);
+    translated(() -> instances.createSnapshot(sandbox, name, snapshot));
   }
 
   @Override
   public void restoreSnapshot(Sandbox sandbox, String name, String snapshot) {
-    instances.restoreSnapshot(sandbox, name, snapshot);
+    translated(() -> instances.restoreSnapshot(sandbox, name, snapshot));
   }
 
   @Override
   public void deleteSnapshot(Sandbox sandbox, String name, String snapshot) {
-    instances.deleteSnapshot(sandbox, name, snapshot);
+    translated(() -> instances.deleteSnapshot(sandbox, name, snapshot));
   }
 
   @Override
   public List<Snapshot> listSnapshots(Sandbox sandbox, String name) {
-    return instances.listSnapshots(sandbox, name);
+    return translated(() -> instances.listSnapshots(sandbox, name));
   }
 
   @Override
   public void publish(Sandbox sandbox, String name, String image, ResolvedImage origin) {
-    instances.publish(sandbox, name, image, origin);
+    translated(() -> instances.publish(sandbox, name, image, origin));
   }
 
   @Override
   public Instance.Nic attachNic(Sandbox sandbox, String instance, String network, String nic, String ip, String mac) {
-    return instances.attachNic(sandbox, instance, network, nic, ip, mac);
+    return translated(() -> instances.attachNic(sandbox, instance, network, nic, ip, mac));
   }
 
   @Override
   public void detachNic(Sandbox sandbox, String instance, String nic) {
-    instances.detachNic(sandbox, instance, nic);
+    translated(() -> instances.detachNic(sandbox, instance, nic));
   }
 }

@@ -11,7 +11,6 @@ import dev.agentcompute.capabilities.compute.InstanceSpec;
 import dev.agentcompute.capabilities.compute.ResolvedImage;
 import dev.agentcompute.capabilities.compute.Sandbox;
 import dev.agentcompute.capabilities.compute.Snapshot;
-import dev.agentcompute.capabilities.compute.Timestamps;
 import dev.agentcompute.capabilities.config.ComputeConfig;
 import dev.agentcompute.capabilities.sandbox.Names;
 import java.nio.charset.StandardCharsets;
@@ -26,18 +25,23 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
+import dev.agentcompute.incus.BoundedFileContent;
+import dev.agentcompute.incus.Image;
+import dev.agentcompute.incus.ImagePublish;
 import dev.agentcompute.incus.IncusClient;
 import dev.agentcompute.incus.IncusException;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
+import dev.agentcompute.incus.PendingOperation;
+import dev.agentcompute.incus.Tagged;
 
-/** Instances of a sandbox project: lifecycle, exec, files, snapshots, publishing and NICs. */
+/**
+ * Instances of a sandbox project: lifecycle, exec, files, snapshots, publishing and NICs. Calls
+ * throw incus-client's {@link IncusException}s; {@link IncusBackend} translates them.
+ */
 final class IncusInstances {
-  private static final Duration CREATE_BUDGET = Duration.ofMinutes(10);
+  private static final Duration CREATE_BUDGET = IncusBackend.OPERATION_BUDGET;
   private static final Duration STATE_BUDGET = Duration.ofMinutes(5);
   private static final long POLL_MILLIS = 200;
 
-  private final IncusRest rest;
   private final ComputeConfig config;
   private final IncusBackend backend;
   /** An exec without its own deadline still needs one for the client; the caller's cancellation ends it first. */
@@ -46,15 +50,18 @@ final class IncusInstances {
   private final SecureRandom random = new SecureRandom();
   private final IncusClient client;
 
-  IncusInstances(IncusRest rest, IncusClient client, ComputeConfig config, IncusBackend backend) {
-    this.rest = rest;
+  IncusInstances(IncusClient client, ComputeConfig config, IncusBackend backend) {
     this.client = client;
     this.config = config;
     this.backend = backend;
   }
 
-  private static String path(String name) {
-    return "/1.0/instances/" + IncusRest.encode(name);
+  private IncusClient in(Sandbox sandbox) {
+    return in(sandbox.name());
+  }
+
+  private IncusClient in(String sandbox) {
+    return client.inProject(Meta.project(sandbox));
   }
 
   // ---- reading ---------------------------------------------------------------------------------
@@ -62,18 +69,17 @@ final class IncusInstances {
   List<Instance> list(Sandbox sandbox) {
     Map<String, String> logical = logicalNames(sandbox);
     List<Instance> result = new ArrayList<>();
-    for (JsonNode node : rest.get(Meta.project(sandbox.name()), "/1.0/instances?recursion=2")) {
-      result.add(parse(node, logical));
+    for (dev.agentcompute.incus.Instance instance : in(sandbox).instances().listWithState()) {
+      result.add(parse(instance, logical));
     }
     return result;
   }
 
   Optional<Instance> get(Sandbox sandbox, String name) {
     try {
-      JsonNode node = rest.get(Meta.project(sandbox.name()), path(name) + "?recursion=1");
-      return Optional.of(parse(node, logicalNames(sandbox)));
-    } catch (BackendException e) {
-      if (e.isNotFound()) {
+      return Optional.of(parse(in(sandbox).instances().get(name), logicalNames(sandbox)));
+    } catch (IncusException e) {
+      if (IncusFailures.isNotFound(e)) {
         return Optional.empty();
       }
       throw e;
@@ -92,60 +98,67 @@ final class IncusInstances {
     return result;
   }
 
-  private static Instance parse(JsonNode node, Map<String, String> logical) {
-    JsonNode cfg = node.path("config");
-    JsonNode devices = node.path("expanded_devices").isObject() ? node.path("expanded_devices") : node.path("devices");
-    JsonNode stateNetwork = node.path("state").path("network");
+  private static Instance parse(dev.agentcompute.incus.Instance node, Map<String, String> logical) {
+    Map<String, String> cfg = node.config();
+    Map<String, Map<String, String>> devices = node.expandedDevices().isEmpty() ? node.devices()
+        : node.expandedDevices();
+    Map<String, dev.agentcompute.incus.Instance.Nic> stateNetwork = node.state() == null ? Map.of()
+        : node.state().network();
     List<Instance.Nic> nics = new ArrayList<>();
     Map<String, List<String>> addresses = new LinkedHashMap<>();
-    devices.properties().forEach(entry -> {
-      JsonNode device = entry.getValue();
-      if (!"nic".equals(device.path("type").asString(""))) {
+    devices.forEach((key, device) -> {
+      if (!"nic".equals(device.get("type"))) {
         return;
       }
-      String nicName = device.path("name").asString(entry.getKey());
-      String mac = device.path("hwaddr").asString("");
+      String nicName = device.getOrDefault("name", key);
+      String mac = device.getOrDefault("hwaddr", "");
       if (mac.isEmpty()) {
-        mac = cfg.path("volatile." + entry.getKey() + ".hwaddr").asString("");
+        mac = cfg.getOrDefault("volatile." + key + ".hwaddr", "");
       }
       List<String> observed = new ArrayList<>();
-      JsonNode iface = stateNetwork.path(nicName);
+      dev.agentcompute.incus.Instance.Nic iface = stateNetwork.get(nicName);
       if (!mac.isEmpty()) {
-        for (var candidate : stateNetwork.properties()) {
-          if (mac.equalsIgnoreCase(candidate.getValue().path("hwaddr").asString(""))) {
-            iface = candidate.getValue();
+        for (dev.agentcompute.incus.Instance.Nic candidate : stateNetwork.values()) {
+          if (mac.equalsIgnoreCase(candidate.hwaddr() == null ? "" : candidate.hwaddr())) {
+            iface = candidate;
           }
         }
       }
-      for (JsonNode address : iface.path("addresses")) {
-        String scope = address.path("scope").asString("");
+      for (dev.agentcompute.incus.Instance.Address address : iface == null ? List.<dev.agentcompute.incus.Instance.Address>of()
+          : iface.addresses()) {
+        String scope = address.scope() == null ? "" : address.scope();
         if (!scope.equals("link") && !scope.equals("local")) {
-          observed.add(address.path("address").asString());
+          observed.add(address.address());
         }
       }
-      String network = device.path("network").asString("");
+      String network = device.getOrDefault("network", "");
       nics.add(new Instance.Nic(nicName, logical.getOrDefault(network, network), mac, observed));
       addresses.put(nicName, observed);
     });
     List<String> snapshots = new ArrayList<>();
-    for (JsonNode snapshot : node.path("snapshots")) {
-      String name = snapshot.path("name").asString("");
-      snapshots.add(name.contains("/") ? name.substring(name.indexOf('/') + 1) : name);
+    for (dev.agentcompute.incus.Snapshot snapshot : node.snapshots()) {
+      snapshots.add(shortName(snapshot.name()));
     }
-    String type = node.path("type").asString("container");
+    String type = node.type() == null ? "container" : node.type();
     return new Instance(
-        node.path("name").asString(),
+        node.name(),
         type.equals("virtual-machine") ? "vm" : "container",
-        cfg.path(Meta.IMAGE).asString(""),
-        node.path("status").asString(""),
-        parseInt(cfg.path("limits.cpu").asString("")),
-        memoryMb(cfg.path("limits.memory").asString("")),
+        cfg.getOrDefault(Meta.IMAGE, ""),
+        node.status() == null ? "" : node.status(),
+        parseInt(cfg.getOrDefault("limits.cpu", "")),
+        memoryMb(cfg.getOrDefault("limits.memory", "")),
         nics,
-        "true".equals(cfg.path(Meta.DESKTOP).asString("")),
+        "true".equals(cfg.get(Meta.DESKTOP)),
         snapshots,
         addresses,
-        node.path("location").asString(""),
-        cfg.path("image.os").asString(""));
+        node.location() == null ? "" : node.location(),
+        cfg.getOrDefault("image.os", ""));
+  }
+
+  /** A snapshot's own name, whether or not the server prefixed it with {@code instance/}. */
+  private static String shortName(String name) {
+    String full = name == null ? "" : name;
+    return full.contains("/") ? full.substring(full.indexOf('/') + 1) : full;
   }
 
   private static int parseInt(String text) {
@@ -177,24 +190,23 @@ final class IncusInstances {
   // ---- images ----------------------------------------------------------------------------------
 
   Optional<ResolvedImage> publishedImage(Sandbox sandbox, String name) {
-    String project = Meta.project(sandbox.name());
+    IncusClient project = in(sandbox);
     try {
-      JsonNode alias = rest.get(project, "/1.0/images/aliases/" + IncusRest.encode(name));
-      JsonNode image = rest.get(project, "/1.0/images/" + alias.path("target").asString());
-      JsonNode props = image.path("properties");
-      if (!"true".equals(props.path(Meta.PUBLISHED).asString("")) || !"1".equals(props.path(Meta.VERSION).asString(""))) {
+      Image image = project.images().get(project.images().alias(name, null).target());
+      Map<String, String> props = image.properties();
+      if (!"true".equals(props.get(Meta.PUBLISHED)) || !"1".equals(props.get(Meta.VERSION))) {
         return Optional.empty();
       }
-      String kind = props.path(Meta.PREFIX + "kind").asString(
-          image.path("type").asString("container").equals("virtual-machine") ? "vm" : "container");
-      String version = props.path("release").asString(props.path("version").asString("published"));
-      return Optional.of(new ResolvedImage(name, props.path("os").asString("unknown"), version, kind, List.of(kind),
-          "incus", "true".equals(props.path(Meta.DESKTOP).asString("")),
-          positive(props.path(Meta.PREFIX + "cpus").asString(""), 1),
-          positive(props.path(Meta.PREFIX + "memory_mb").asString(""), 512),
-          positive(props.path(Meta.PREFIX + "disk_gb").asString(""), 2), "", image.path("fingerprint").asString()));
-    } catch (BackendException e) {
-      if (e.isNotFound()) {
+      String kind = props.getOrDefault(Meta.PREFIX + "kind",
+          "virtual-machine".equals(image.type()) ? "vm" : "container");
+      String version = props.getOrDefault("release", props.getOrDefault("version", "published"));
+      return Optional.of(new ResolvedImage(name, props.getOrDefault("os", "unknown"), version, kind, List.of(kind),
+          "incus", "true".equals(props.get(Meta.DESKTOP)),
+          positive(props.getOrDefault(Meta.PREFIX + "cpus", ""), 1),
+          positive(props.getOrDefault(Meta.PREFIX + "memory_mb", ""), 512),
+          positive(props.getOrDefault(Meta.PREFIX + "disk_gb", ""), 2), "", image.fingerprint()));
+    } catch (IncusException e) {
+      if (IncusFailures.isNotFound(e)) {
         return Optional.empty();
       }
       throw e;
@@ -211,42 +223,36 @@ final class IncusInstances {
    * its Unix socket, so the image is exported from the source project and imported unchanged (same
    * fingerprint). Skipped when the project already has it.
    */
-  private String ensureImage(String project, ResolvedImage image) {
+  private String ensureImage(Sandbox sandbox, ResolvedImage image) {
     if (!image.fingerprint().isEmpty()) {
       return image.fingerprint();
     }
-    JsonNode alias = rest.get(config.imageProject(), "/1.0/images/aliases/" + IncusRest.encode(image.sourceAlias()));
-    String fingerprint = alias.path("target").asString();
+    IncusClient source = client.inProject(config.imageProject());
+    String fingerprint = source.images().alias(image.sourceAlias(), null).target();
     try {
-      rest.get(project, "/1.0/images/" + fingerprint);
+      in(sandbox).images().get(fingerprint);
       return fingerprint;
-    } catch (BackendException e) {
-      if (!e.isNotFound()) {
+    } catch (IncusException e) {
+      if (!IncusFailures.isNotFound(e)) {
         throw e;
       }
     }
-    UnixSocketHttp.Response export = rest.raw("GET",
-        IncusRest.path(config.imageProject(), "/1.0/images/" + fingerprint + "/export"), Map.of(), null);
-    UnixSocketHttp.Response upload = rest.raw("POST", IncusRest.path(project, "/1.0/images"),
-        Map.of("Content-Type", export.header("content-type")), export.body());
-    JsonNode root = rest.json().readTree(upload.body());
-    rest.waitFor(project, root.path("metadata").path("id").asString(), CREATE_BUDGET, "import image " + image.name());
+    source.images().copyToProject(fingerprint, Meta.project(sandbox.name()));
     return fingerprint;
   }
 
   // ---- lifecycle -------------------------------------------------------------------------------
 
-  private record Pending(String sandbox, String name, String operation, boolean start, Instant deadline)
+  private record Pending(String sandbox, String name, PendingOperation operation, boolean start, Instant deadline)
       implements PendingInstance {}
 
   PendingInstance accept(Sandbox sandbox, InstanceSpec spec) {
-    String project = Meta.project(sandbox.name());
     if (get(sandbox, spec.name()).isPresent()) {
       throw Errors.instanceExists(spec.name(), sandbox.name());
     }
     Instant deadline = Instant.now().plus(CREATE_BUDGET);
-    String fingerprint = ensureImage(project, spec.source());
-    Map<String, Object> devices = new LinkedHashMap<>();
+    String fingerprint = ensureImage(sandbox, spec.source());
+    Map<String, Map<String, String>> devices = new LinkedHashMap<>();
     devices.put("root", Map.of("type", "disk", "path", "/", "pool", config.storagePool(),
         "size", spec.diskGb() + "GiB"));
     if (!spec.network().equals(Names.NONE)) {
@@ -262,34 +268,28 @@ final class IncusInstances {
     cfg.put(Meta.IMAGE, spec.image());
     cfg.put(Meta.DESKTOP, Boolean.toString(spec.source().desktop()));
     cfg.put("image.os", spec.source().os());
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("name", spec.name());
-    body.put("type", spec.kind().equals("vm") ? "virtual-machine" : "container");
-    body.put("source", Map.of("type", "image", "fingerprint", fingerprint));
-    body.put("profiles", List.of());
-    body.put("config", cfg);
-    body.put("devices", devices);
-    String operation = rest.start(project, "POST", "/1.0/instances", body);
+    PendingOperation operation = in(sandbox).instances().createAsync(new dev.agentcompute.incus.InstanceSpec(
+        spec.name(), spec.kind().equals("vm") ? "virtual-machine" : "container", null,
+        dev.agentcompute.incus.InstanceSpec.Source.imageFingerprint(fingerprint), List.of(), cfg, devices, null, null,
+        null));
     return new Pending(sandbox.name(), spec.name(), operation, spec.start(), deadline);
   }
 
   Instance finish(PendingInstance handle) {
     Pending pending = (Pending) handle;
-    String project = Meta.project(pending.sandbox());
     Sandbox sandbox = backend.getSandbox(pending.sandbox())
         .orElseThrow(() -> Errors.sandboxNotFound(pending.sandbox()));
+    dev.agentcompute.incus.Instances instances = in(sandbox).instances();
     try {
-      rest.waitFor(project, pending.operation(), remaining(pending.deadline()), "create instance " + pending.name());
+      pending.operation().await(remaining(pending.deadline()));
       if (pending.start()) {
-        JsonNode state = rest.get(project, path(pending.name()) + "/state");
-        if (!isRunning(state.path("status").asString(""))) {
-          rest.call(project, "PUT", path(pending.name()) + "/state", Map.of("action", "start", "timeout", -1),
-              null, remaining(pending.deadline()));
+        if (!isRunning(status(instances.state(pending.name())))) {
+          instances.changeState(pending.name(), "start", -1, false).await(remaining(pending.deadline()));
         }
         awaitStatus(sandbox, pending.name(), true, pending.deadline());
       }
-    } catch (BackendException e) {
-      if (Instant.now().isAfter(pending.deadline())) {
+    } catch (IncusException | BackendException e) {
+      if (!(e instanceof IncusException.Cancelled) && Instant.now().isAfter(pending.deadline())) {
         throw Errors.of("instance \"%s\" creation timed out in sandbox \"%s\"; inspect it before retrying",
             pending.name(), pending.sandbox());
       }
@@ -303,14 +303,18 @@ final class IncusInstances {
     return left.isNegative() || left.isZero() ? Duration.ofMillis(1) : left;
   }
 
+  private static String status(dev.agentcompute.incus.Instance.State state) {
+    return state == null || state.status() == null ? "" : state.status();
+  }
+
   private static boolean isRunning(String status) {
     return status.equals("Running") || status.equals("Ready");
   }
 
   private void awaitStatus(Sandbox sandbox, String name, boolean running, Instant deadline) {
-    String project = Meta.project(sandbox.name());
+    dev.agentcompute.incus.Instances instances = in(sandbox).instances();
     while (true) {
-      String status = rest.get(project, path(name) + "/state").path("status").asString("");
+      String status = status(instances.state(name));
       if (running ? isRunning(status) : status.equals("Stopped")) {
         return;
       }
@@ -335,33 +339,31 @@ final class IncusInstances {
 
   void delete(Sandbox sandbox, String name) {
     require(sandbox, name);
-    forceDelete(Meta.project(sandbox.name()), name);
+    forceDelete(in(sandbox), name);
   }
 
   /** Stops (forcefully) and deletes an instance with its snapshots; a missing instance is fine. */
-  void forceDelete(String project, String name) {
-    IncusBackend.ignoreNotFound(() -> {
-      String status = rest.get(project, path(name) + "/state").path("status").asString("");
-      if (!status.equals("Stopped")) {
-        rest.call(project, "PUT", path(name) + "/state", Map.of("action", "stop", "timeout", -1, "force", true));
+  void forceDelete(IncusClient project, String name) {
+    IncusFailures.ignoreNotFound(() -> {
+      if (!status(project.instances().state(name)).equals("Stopped")) {
+        project.instances().changeState(name, "stop", -1, true).await();
       }
-      rest.call(project, "DELETE", path(name), null);
+      project.instances().delete(name);
     });
   }
 
   String changeState(Sandbox sandbox, String name, String action, boolean force) {
     require(sandbox, name);
-    String project = Meta.project(sandbox.name());
-    String status = rest.get(project, path(name) + "/state").path("status").asString("");
+    dev.agentcompute.incus.Instances instances = in(sandbox).instances();
+    String status = status(instances.state(name));
     boolean wantRunning = !action.equals("stop");
     boolean satisfied = action.equals("stop") ? status.equals("Stopped") : action.equals("start") && isRunning(status);
     if (!satisfied) {
       String effective = action.equals("restart") && status.equals("Stopped") ? "start" : action;
-      rest.call(project, "PUT", path(name) + "/state", Map.of("action", effective, "timeout", -1, "force", force),
-          null, STATE_BUDGET);
+      instances.changeState(name, effective, -1, force).await(STATE_BUDGET);
       awaitStatus(sandbox, name, wantRunning, Instant.now().plus(STATE_BUDGET));
     }
-    return rest.get(project, path(name) + "/state").path("status").asString("");
+    return status(instances.state(name));
   }
 
   // ---- exec and files --------------------------------------------------------------------------
@@ -396,35 +398,28 @@ final class IncusInstances {
         result.stdoutTruncated(), result.stderrTruncated(), timedOut);
   }
 
+  /**
+   * At most {@code limit + 1} bytes of a file (one more than allowed, so the caller can tell a file
+   * over the limit); the rest is never transferred.
+   */
   byte[] readFile(Sandbox sandbox, String name, String path, int limit) {
-    String target = IncusRest.path(Meta.project(sandbox.name()), path(name) + "/files?path=" + IncusRest.encode(path));
-    UnixSocketHttp.Response response;
+    BoundedFileContent file;
     try {
-      response = rest.raw("GET", target, Map.of(), null, limit + 1);
-    } catch (BackendException e) {
-      if (e.isNotFound()) {
+      file = in(sandbox).files().read(name, path, limit + 1L);
+    } catch (IncusException e) {
+      if (IncusFailures.isNotFound(e)) {
         throw Errors.of("file not found on instance \"%s\" in sandbox \"%s\"", name, sandbox.name());
       }
       throw e;
     }
-    String type = response.header("x-incus-type");
-    if (type != null && !type.equals("file")) {
+    if (!file.isRegularFile()) {
       throw Errors.of("path is not a regular file on instance \"%s\" in sandbox \"%s\"", name, sandbox.name());
     }
-    byte[] body = response.body();
-    return body.length > limit + 1 ? java.util.Arrays.copyOf(body, limit + 1) : body;
+    return file.content();
   }
 
   void writeFile(Sandbox sandbox, String name, String path, byte[] content, Integer mode) {
-    String target = IncusRest.path(Meta.project(sandbox.name()), path(name) + "/files?path=" + IncusRest.encode(path));
-    Map<String, String> headers = new LinkedHashMap<>();
-    headers.put("Content-Type", "application/octet-stream");
-    headers.put("X-Incus-type", "file");
-    headers.put("X-Incus-write", "overwrite");
-    if (mode != null) {
-      headers.put("X-Incus-mode", String.format("%04o", mode));
-    }
-    rest.raw("POST", target, headers, content);
+    in(sandbox).files().write(name, path, content, mode);
   }
 
   // ---- snapshots and publishing ----------------------------------------------------------------
@@ -436,10 +431,9 @@ final class IncusInstances {
           sandbox.name());
     }
     try {
-      rest.call(Meta.project(sandbox.name()), "POST", path(name) + "/snapshots",
-          Map.of("name", snapshot, "stateful", false));
-    } catch (BackendException e) {
-      if (e.kind() == Kind.CONFLICT || e.getMessage().contains("UNIQUE constraint failed")) {
+      in(sandbox).snapshots().create(name, snapshot);
+    } catch (IncusException e) {
+      if (e instanceof IncusException.Conflict || String.valueOf(e.getMessage()).contains("UNIQUE constraint failed")) {
         throw Errors.of("snapshot \"%s\" already exists on instance \"%s\" in sandbox \"%s\"", snapshot, name,
             sandbox.name());
       }
@@ -450,10 +444,9 @@ final class IncusInstances {
   List<Snapshot> listSnapshots(Sandbox sandbox, String name) {
     require(sandbox, name);
     List<Snapshot> result = new ArrayList<>();
-    for (JsonNode node : rest.get(Meta.project(sandbox.name()), path(name) + "/snapshots?recursion=1")) {
-      String full = node.path("name").asString("");
-      result.add(new Snapshot(full.contains("/") ? full.substring(full.indexOf('/') + 1) : full,
-          Timestamps.parseOrEpoch(node.path("created_at").asString(""))));
+    for (dev.agentcompute.incus.Snapshot snapshot : in(sandbox).snapshots().list(name)) {
+      result.add(new Snapshot(shortName(snapshot.name()),
+          snapshot.createdAt() == null ? Instant.EPOCH : snapshot.createdAt()));
     }
     return result;
   }
@@ -461,9 +454,9 @@ final class IncusInstances {
   void deleteSnapshot(Sandbox sandbox, String name, String snapshot) {
     require(sandbox, name);
     try {
-      rest.call(Meta.project(sandbox.name()), "DELETE", path(name) + "/snapshots/" + IncusRest.encode(snapshot), null);
-    } catch (BackendException e) {
-      if (e.isNotFound()) {
+      in(sandbox).snapshots().delete(name, snapshot);
+    } catch (IncusException e) {
+      if (IncusFailures.isNotFound(e)) {
         throw Errors.snapshotNotFound(snapshot, name, sandbox.name());
       }
       throw e;
@@ -476,58 +469,60 @@ final class IncusInstances {
    * staged instance and says so.
    */
   void restoreSnapshot(Sandbox sandbox, String name, String snapshot) {
-    String project = Meta.project(sandbox.name());
-    JsonNode instance;
-    JsonNode snap;
+    IncusClient project = in(sandbox);
+    dev.agentcompute.incus.Instance instance;
+    dev.agentcompute.incus.Snapshot snap;
     try {
-      instance = rest.get(project, path(name));
-    } catch (BackendException e) {
-      throw e.isNotFound() ? Errors.instanceNotFound(name, sandbox.name()) : e;
+      instance = project.instances().get(name);
+    } catch (IncusException e) {
+      throw IncusFailures.isNotFound(e) ? Errors.instanceNotFound(name, sandbox.name()) : e;
     }
     try {
-      snap = rest.get(project, path(name) + "/snapshots/" + IncusRest.encode(snapshot));
-    } catch (BackendException e) {
-      throw e.isNotFound() ? Errors.snapshotNotFound(snapshot, name, sandbox.name()) : e;
+      snap = project.snapshots().get(name, snapshot);
+    } catch (IncusException e) {
+      throw IncusFailures.isNotFound(e) ? Errors.snapshotNotFound(snapshot, name, sandbox.name()) : e;
     }
-    if (!instance.path("status").asString("").equals("Stopped")) {
-      rest.call(project, "PUT", path(name) + "/state", Map.of("action", "stop", "timeout", -1, "force", true));
+    if (!"Stopped".equals(instance.status())) {
+      project.instances().changeState(name, "stop", -1, true).await();
     }
     Map<String, String> cfg = new LinkedHashMap<>();
-    snap.path("config").properties().forEach(e -> {
-      if (!e.getKey().startsWith("volatile.")) {
-        cfg.put(e.getKey(), e.getValue().asString());
+    snap.config().forEach((key, value) -> {
+      if (!key.startsWith("volatile.")) {
+        cfg.put(key, value);
       }
     });
-    instance.path("config").properties().forEach(e -> {
-      if (e.getKey().startsWith(Meta.PREFIX)) {
-        cfg.put(e.getKey(), e.getValue().asString());
+    instance.config().forEach((key, value) -> {
+      if (key.startsWith(Meta.PREFIX)) {
+        cfg.put(key, value);
       }
     });
     byte[] suffix = new byte[5];
     random.nextBytes(suffix);
     String staged = "restore-" + base32(suffix);
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("name", staged);
-    body.put("type", instance.path("type").asString("container"));
-    body.put("source", Map.of("type", "copy", "source", name + "/" + snapshot));
-    body.put("architecture", snap.path("architecture").asString(instance.path("architecture").asString("")));
-    body.put("config", cfg);
-    body.put("devices", snap.path("devices"));
-    body.put("profiles", snap.path("profiles"));
-    body.put("ephemeral", snap.path("ephemeral").asBoolean(false));
-    rest.call(project, "POST", "/1.0/instances", body);
+    String architecture = snap.architecture() == null || snap.architecture().isEmpty() ? instance.architecture()
+        : snap.architecture();
+    // Profiles and ephemerality never change after creation here, so the instance's equal the snapshot's.
+    project.instances().create(new dev.agentcompute.incus.InstanceSpec(staged,
+        instance.type() == null ? "container" : instance.type(), null,
+        dev.agentcompute.incus.InstanceSpec.Source.copy(name + "/" + snapshot), instance.profiles(), cfg,
+        snap.devices(), instance.ephemeral(), architecture, null));
     try {
-      rest.call(project, "DELETE", path(name), null);
-    } catch (BackendException e) {
-      throw new BackendException(e.kind(), "remove original instance; snapshot copy retained as \"" + staged + "\": "
-          + e.getMessage(), e);
+      project.instances().delete(name);
+    } catch (IncusException e) {
+      throw new BackendException(IncusFailures.kindOf(e), "remove original instance; snapshot copy retained as \""
+          + staged + "\": " + e.getMessage(), e);
     }
     try {
-      rest.call(project, "POST", path(staged), Map.of("name", name));
-      rest.call(project, "PUT", path(name) + "/state", Map.of("action", "start", "timeout", -1));
+      project.instances().rename(staged, name);
+      project.instances().changeState(name, "start", -1, false).await();
       awaitStatus(sandbox, name, true, Instant.now().plus(STATE_BUDGET));
-    } catch (BackendException e) {
-      throw new BackendException(e.kind(), "finish restore of \"" + name + "\" from staged copy \"" + staged + "\": "
+    } catch (IncusException | BackendException e) {
+      if (e instanceof IncusException.Cancelled cancelled) {
+        throw cancelled;
+      }
+      BackendException.Kind kind = e instanceof IncusException incus ? IncusFailures.kindOf(incus)
+          : ((BackendException) e).kind();
+      throw new BackendException(kind, "finish restore of \"" + name + "\" from staged copy \"" + staged + "\": "
           + e.getMessage(), e);
     }
   }
@@ -549,24 +544,23 @@ final class IncusInstances {
   }
 
   void publish(Sandbox sandbox, String name, String image, ResolvedImage origin) {
-    String project = Meta.project(sandbox.name());
+    IncusClient project = in(sandbox);
     Instance instance = require(sandbox, name);
     if (!instance.status().equals("Stopped")) {
       throw Errors.of("instance \"%s\" must be stopped before publishing", name);
     }
     try {
-      rest.get(project, "/1.0/images/aliases/" + IncusRest.encode(image));
+      project.images().alias(image, null);
       throw Errors.of("image \"%s\" already exists in sandbox \"%s\"", image, sandbox.name());
-    } catch (BackendException e) {
-      if (!e.isNotFound()) {
+    } catch (IncusException e) {
+      if (!IncusFailures.isNotFound(e)) {
         throw e;
       }
     }
-    JsonNode cfg = rest.get(project, path(name)).path("config");
     Map<String, String> properties = new LinkedHashMap<>();
-    cfg.properties().forEach(e -> {
-      if (e.getKey().startsWith("image.")) {
-        properties.put(e.getKey().substring("image.".length()), e.getValue().asString());
+    project.instances().getTagged(name).value().config().forEach((key, value) -> {
+      if (key.startsWith("image.")) {
+        properties.put(key.substring("image.".length()), value);
       }
     });
     properties.put(Meta.VERSION, "1");
@@ -578,32 +572,36 @@ final class IncusInstances {
     properties.put(Meta.PREFIX + "cpus", Integer.toString(origin == null ? 1 : origin.cpus()));
     properties.put(Meta.PREFIX + "memory_mb", Integer.toString(origin == null ? 512 : origin.memoryMb()));
     properties.put(Meta.PREFIX + "disk_gb", Integer.toString(origin == null ? 2 : origin.diskGb()));
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("public", false);
-    body.put("properties", properties);
-    body.put("aliases", List.of(Map.of("name", image)));
-    body.put("source", Map.of("type", "instance", "name", name));
-    rest.call(project, "POST", "/1.0/images", body);
+    project.images().publish(ImagePublish.of(name).withProperties(properties).withAliases(List.of(image)));
   }
 
   // ---- NICs ------------------------------------------------------------------------------------
 
-  Instance.Nic attachNic(Sandbox sandbox, String instanceName, String network, String nic, String ip, String mac) {
-    String project = Meta.project(sandbox.name());
-    IncusRest.Tagged current;
+  /** The instance's own devices with its ETag, for a guarded update. */
+  private static Tagged<dev.agentcompute.incus.Instance> tagged(IncusClient project, Sandbox sandbox, String name) {
     try {
-      current = rest.getTagged(project, path(instanceName));
-    } catch (BackendException e) {
-      throw e.isNotFound() ? Errors.instanceNotFound(instanceName, sandbox.name()) : e;
+      return project.instances().getTagged(name);
+    } catch (IncusException e) {
+      throw IncusFailures.isNotFound(e) ? Errors.instanceNotFound(name, sandbox.name()) : e;
     }
-    ObjectNode instance = (ObjectNode) current.value();
-    ObjectNode devices = instance.has("devices") && instance.get("devices").isObject()
-        ? (ObjectNode) instance.get("devices") : instance.putObject("devices");
+  }
+
+  /** A mutable copy of an instance's own devices. */
+  private static Map<String, Map<String, String>> devices(dev.agentcompute.incus.Instance instance) {
+    Map<String, Map<String, String>> devices = new LinkedHashMap<>();
+    instance.devices().forEach((key, device) -> devices.put(key, new LinkedHashMap<>(device)));
+    return devices;
+  }
+
+  Instance.Nic attachNic(Sandbox sandbox, String instanceName, String network, String nic, String ip, String mac) {
+    IncusClient project = in(sandbox);
+    Tagged<dev.agentcompute.incus.Instance> current = tagged(project, sandbox, instanceName);
+    Map<String, Map<String, String>> devices = devices(current.value());
     Set<String> taken = new HashSet<>();
-    devices.properties().forEach(e -> {
-      taken.add(e.getKey());
-      if (e.getValue().has("name")) {
-        taken.add(e.getValue().path("name").asString());
+    devices.forEach((key, device) -> {
+      taken.add(key);
+      if (device.containsKey("name")) {
+        taken.add(device.get("name"));
       }
     });
     String nicName = nic;
@@ -618,7 +616,7 @@ final class IncusInstances {
     }
     String physical = backend.bridges().physicalName(sandbox.name(), network)
         .orElseThrow(() -> Errors.networkNotFound(network, sandbox.name()));
-    ObjectNode device = devices.putObject(nicName);
+    Map<String, String> device = new LinkedHashMap<>();
     device.put("type", "nic");
     device.put("network", physical);
     device.put("name", nicName);
@@ -628,7 +626,8 @@ final class IncusInstances {
     if (mac != null && !mac.isEmpty()) {
       device.put("hwaddr", mac);
     }
-    rest.call(project, "PUT", path(instanceName), instance, current.etag(), STATE_BUDGET);
+    devices.put(nicName, device);
+    project.instances().update(instanceName, current.value().toPut().withDevices(devices), current.etag());
     Instance after = require(sandbox, instanceName);
     final String chosen = nicName;
     return after.nics().stream().filter(n -> n.name().equals(chosen)).findFirst()
@@ -636,19 +635,13 @@ final class IncusInstances {
   }
 
   void detachNic(Sandbox sandbox, String instanceName, String nic) {
-    String project = Meta.project(sandbox.name());
-    IncusRest.Tagged current;
-    try {
-      current = rest.getTagged(project, path(instanceName));
-    } catch (BackendException e) {
-      throw e.isNotFound() ? Errors.instanceNotFound(instanceName, sandbox.name()) : e;
-    }
-    ObjectNode instance = (ObjectNode) current.value();
-    ObjectNode devices = (ObjectNode) instance.path("devices");
+    IncusClient project = in(sandbox);
+    Tagged<dev.agentcompute.incus.Instance> current = tagged(project, sandbox, instanceName);
+    Map<String, Map<String, String>> devices = devices(current.value());
     String key = null;
-    for (var entry : devices.properties()) {
-      if ("nic".equals(entry.getValue().path("type").asString(""))
-          && (entry.getKey().equals(nic) || nic.equals(entry.getValue().path("name").asString("")))) {
+    for (var entry : devices.entrySet()) {
+      if ("nic".equals(entry.getValue().get("type"))
+          && (entry.getKey().equals(nic) || nic.equals(entry.getValue().get("name")))) {
         key = entry.getKey();
       }
     }
@@ -656,6 +649,6 @@ final class IncusInstances {
       throw Errors.nicNotFound(nic, instanceName, sandbox.name());
     }
     devices.remove(key);
-    rest.call(project, "PUT", path(instanceName), instance, current.etag(), STATE_BUDGET);
+    project.instances().update(instanceName, current.value().toPut().withDevices(devices), current.etag());
   }
 }

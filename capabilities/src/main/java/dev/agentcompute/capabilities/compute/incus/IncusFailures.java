@@ -1,0 +1,69 @@
+package dev.agentcompute.capabilities.compute.incus;
+
+import dev.agentcompute.capabilities.compute.BackendException;
+import dev.agentcompute.capabilities.compute.BackendException.Kind;
+import dev.agentcompute.incus.IncusException;
+import java.util.Locale;
+import java.util.concurrent.CancellationException;
+import java.util.function.Supplier;
+
+/**
+ * Where incus-client's typed failures become this module's: every {@link IncusBackend} entry point
+ * runs its body through {@link #translated}, so the code inside can catch {@link IncusException}
+ * subtypes (not found, conflict) where it cares and let the rest fall through. A cancelled call
+ * becomes the {@link CancellationException} the service expects of a cancelled caller.
+ */
+final class IncusFailures {
+
+  private IncusFailures() {}
+
+  static <T> T translated(Supplier<T> body) {
+    try {
+      return body.get();
+    } catch (IncusException e) {
+      throw translate(e);
+    }
+  }
+
+  static void translated(Runnable body) {
+    translated(() -> {
+      body.run();
+      return null;
+    });
+  }
+
+  static RuntimeException translate(IncusException e) {
+    if (e instanceof IncusException.Cancelled) {
+      CancellationException cancelled = new CancellationException("context canceled");
+      cancelled.initCause(e);
+      return cancelled;
+    }
+    return new BackendException(kindOf(e), e.getMessage(), e);
+  }
+
+  static Kind kindOf(IncusException e) {
+    return switch (e) {
+      case IncusException.NotFound n -> Kind.NOT_FOUND;
+      case IncusException.Conflict c -> Kind.CONFLICT;
+      case IncusException.Unavailable u -> Kind.UNAVAILABLE;
+      // Some lookups fail inside an operation (no HTTP 404), with the server's "not found" text.
+      default -> String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT).contains("not found") ? Kind.NOT_FOUND
+          : Kind.FAILED;
+    };
+  }
+
+  /** Runs {@code action}; an object that is already gone is fine. */
+  static void ignoreNotFound(Runnable action) {
+    try {
+      action.run();
+    } catch (IncusException e) {
+      if (!isNotFound(e)) {
+        throw e;
+      }
+    }
+  }
+
+  static boolean isNotFound(IncusException e) {
+    return kindOf(e) == Kind.NOT_FOUND;
+  }
+}
