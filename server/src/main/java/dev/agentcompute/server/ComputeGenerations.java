@@ -1,9 +1,9 @@
 package dev.agentcompute.server;
 
+import dev.agentcompute.incus.IncusClient;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,25 +23,28 @@ final class ComputeGenerations implements LiveApplier, AutoCloseable {
   private static final Log LOG = Log.of(ComputeGenerations.class);
   private static final Duration SWAP_RETRY = Duration.ofMillis(200);
 
-  private final Path incusSocket;
+  private final IncusClient incus;
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
   private final AtomicReference<ComputeGeneration> pending = new AtomicReference<>();
   private final AtomicLong numbers = new AtomicLong();
   private volatile ComputeGeneration current;
   private final Thread swapper;
 
-  private ComputeGenerations(Path incusSocket, ComputeGeneration first) {
-    this.incusSocket = incusSocket;
+  private ComputeGenerations(IncusClient incus, ComputeGeneration first) {
+    this.incus = incus;
     this.current = first;
     numbers.set(first.number());
     this.swapper = Thread.ofVirtual().name("compute-swapper").start(this::swapLoop);
   }
 
-  /** Builds the first generation (a missing catalogue alias fails startup) and starts its reaper. */
-  static ComputeGenerations start(ServerConfig config, String catalogueDigest, Path incusSocket) {
+  /**
+   * Builds the first generation (a missing catalogue alias fails startup) and starts its reaper.
+   * Every generation uses {@code incus}, which the caller closes after this.
+   */
+  static ComputeGenerations start(ServerConfig config, String catalogueDigest, IncusClient incus) {
     ComputeGeneration first;
     try {
-      first = ComputeGeneration.build(1, config, catalogueDigest, incusSocket);
+      first = ComputeGeneration.build(1, config, catalogueDigest, incus);
     } catch (StartupException e) {
       throw e;
     } catch (RuntimeException e) {
@@ -49,7 +52,7 @@ final class ComputeGenerations implements LiveApplier, AutoCloseable {
     }
     first.reaper().start();
     LOG.info("codemode ready", "capabilities", first.capabilities(), "generation", 1);
-    return new ComputeGenerations(incusSocket, first);
+    return new ComputeGenerations(incus, first);
   }
 
   ComputeGeneration current() {
@@ -90,7 +93,7 @@ final class ComputeGenerations implements LiveApplier, AutoCloseable {
     ComputeGeneration built;
     try {
       built = ComputeGeneration.build(numbers.incrementAndGet(), next, catalogueDigest,
-          incusSocket);
+          incus);
     } catch (RuntimeException e) {
       throw new ConfigException("compute: " + e.getMessage());
     }

@@ -1,5 +1,6 @@
 package dev.agentcompute.server;
 
+import dev.agentcompute.incus.IncusCallObserver;
 import dev.agentcompute.incus.IncusClient;
 import dev.agentcompute.incus.IncusIdentity;
 import dev.agentcompute.incus.ServerInfo;
@@ -24,14 +25,16 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
 final class IncusConnection {
   private IncusConnection() {}
 
-  static IncusClient open(ServerConfig.Incus incus, Map<String, String> env) {
+  /** Opens the client; {@code observer} sees every call it makes (the server counts them). */
+  static IncusClient open(ServerConfig.Incus incus, Map<String, String> env,
+      IncusCallObserver observer) {
     if (incus.url().isPresent()) {
       return fromUrl(incus.url().get(), incus.clientCert(), incus.clientKey(),
-          incus.serverCert());
+          incus.serverCert(), observer);
     }
     String remote = incus.remote().orElseThrow();
     if (remote.equals("local")) {
-      return client(IncusClient.unixSocket(localSocket(env)));
+      return client(IncusClient.unixSocket(localSocket(env)), observer);
     }
     Path confDir = Optional.ofNullable(env.get("INCUS_CONF")).map(Path::of)
         .orElse(Path.of(env.getOrDefault("HOME", "/root"), ".config", "incus"));
@@ -52,13 +55,14 @@ final class IncusConnection {
     return fromUrl(URI.create(addr.asString()),
         Optional.of(confDir.resolve("client.crt").toString()),
         Optional.of(confDir.resolve("client.key").toString()),
-        Files.isRegularFile(serverCert) ? Optional.of(serverCert.toString()) : Optional.empty());
+        Files.isRegularFile(serverCert) ? Optional.of(serverCert.toString()) : Optional.empty(),
+        observer);
   }
 
   private static IncusClient fromUrl(URI url, Optional<String> cert, Optional<String> key,
-      Optional<String> serverCert) {
+      Optional<String> serverCert, IncusCallObserver observer) {
     if ("unix".equals(url.getScheme())) {
-      return client(IncusClient.unixSocket(Path.of(url.getPath())));
+      return client(IncusClient.unixSocket(Path.of(url.getPath())), observer);
     }
     if (cert.isEmpty() || key.isEmpty()) {
       throw new StartupException("incus.url " + url + " needs incus.client_cert and"
@@ -73,11 +77,13 @@ final class IncusConnection {
     }
     IncusClient.Builder builder = IncusClient.https(url, identity);
     serverCert.ifPresent(builder::pinnedServerCertificate);
-    return client(builder);
+    return client(builder, observer);
   }
 
-  private static IncusClient client(IncusClient.Builder builder) {
-    return builder.requestTimeout(Duration.ofSeconds(30)).build();
+  private static IncusClient client(IncusClient.Builder builder, IncusCallObserver observer) {
+    // Operations get the compute backend's budget (instance creation, image copies: 10 minutes).
+    return builder.requestTimeout(Duration.ofSeconds(30)).operationTimeout(Duration.ofMinutes(10))
+        .onCall(observer).build();
   }
 
   static Path localSocket(Map<String, String> env) {
@@ -90,8 +96,8 @@ final class IncusConnection {
     return Path.of("/var/lib/incus/unix.socket");
   }
 
-  /** Readiness: GET /1.0 answers and trusts us. */
-  static ReadinessCheck readiness(IncusClient client, ServerMetrics metrics) {
+  /** Readiness: GET /1.0 answers and trusts us (the client's call observer counts the call). */
+  static ReadinessCheck readiness(IncusClient client) {
     return new ReadinessCheck() {
       @Override
       public String name() {
@@ -100,11 +106,8 @@ final class IncusConnection {
 
       @Override
       public Result check() {
-        long start = System.nanoTime();
-        String outcome = "error";
         try {
           ServerInfo info = client.info();
-          outcome = "ok";
           Map<String, Object> details = new LinkedHashMap<>();
           details.put("endpoint", client.endpoint());
           details.put("trusted", info.trusted());
@@ -114,9 +117,6 @@ final class IncusConnection {
           return info.trusted() ? Result.up(details) : new Result(false, details);
         } catch (RuntimeException e) {
           return Result.down(e.getClass().getSimpleName() + ": " + e.getMessage());
-        } finally {
-          metrics.incusCall("GET /1.0", outcome,
-              java.time.Duration.ofNanos(System.nanoTime() - start));
         }
       }
     };

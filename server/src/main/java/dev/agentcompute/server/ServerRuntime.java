@@ -57,12 +57,13 @@ final class ServerRuntime {
     ServerMetrics metrics = ServerMetrics.global();
     Operations operations = new Operations(live, Version.current(), Instant.now());
     ShutdownSignal signal = ShutdownSignal.install();
-    try (IncusClient incus = IncusConnection.open(loaded.config().incus(), env);
+    try (IncusClient incus = IncusConnection.open(loaded.config().incus(), env,
+             new IncusCallMetrics(metrics));
          ComputeGenerations compute = ComputeGenerations.start(loaded.config(), catalogueDigest,
-             ComputeWiring.unixSocket(loaded.config().incus(), env));
+             incus);
          ConfigReloader reloader = new ConfigReloader(live, CATALOGUE, List.of(compute), metrics,
              RELOAD_POLL, Clock.systemUTC())) {
-      operations.addReadinessCheck(IncusConnection.readiness(incus, metrics));
+      operations.addReadinessCheck(IncusConnection.readiness(incus));
       operations.addReadinessCheck(compute.readiness());
       McpServerAssembly assembly = ToolWiring.assembly(compute, metrics);
       reloader.start();

@@ -2,6 +2,7 @@ package dev.agentcompute.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentcompute.incus.IncusClient;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -25,6 +26,7 @@ class ComputeGenerationsIT {
 
   @TempDir Path dir;
   private ComputeGenerations generations;
+  private IncusClient incus;
   private Path file;
 
   static Path incusSocket() {
@@ -49,15 +51,19 @@ class ComputeGenerationsIT {
     Files.copy(root.resolve("images/catalog.yaml"), dir.resolve("images/catalog.yaml"));
     file = dir.resolve("agentcompute.yaml");
     LoadedConfig loaded = write(1440);
+    incus = IncusClient.unixSocket(incusSocket()).build();
     generations = ComputeGenerations.start(loaded.config(),
         ConfigReloader.validateCatalogue(loaded.config(), ServerRuntime.CATALOGUE),
-        incusSocket());
+        incus);
   }
 
   @AfterEach
   void stop() {
     if (generations != null) {
       generations.close();
+    }
+    if (incus != null) {
+      incus.close();
     }
   }
 
