@@ -29,6 +29,11 @@ public final class Builtin implements Callable {
     this.receiver = receiver;
   }
 
+  /** A method {@code name} bound to {@code recv}. */
+  static Builtin bound(String name, Impl impl, Value recv) {
+    return new Builtin(name, impl, recv);
+  }
+
   /** This builtin as a method bound to {@code recv}. */
   public Builtin bindTo(Value recv) {
     return new Builtin(name, impl, recv);

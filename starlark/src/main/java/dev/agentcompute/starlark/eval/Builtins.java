@@ -12,41 +12,91 @@ final class Builtins {
   private Builtins() {}
 
   static void register(Map<String, Value> m) {
-    add(m, "abs", Builtins::abs);
-    add(m, "all", (t, fn, a, kw) -> anyAll(t, "all", a, kw, false));
-    add(m, "any", (t, fn, a, kw) -> anyAll(t, "any", a, kw, true));
-    add(m, "bool", Builtins::bool);
-    add(m, "bytes", Builtins::bytes);
-    add(m, "chr", Builtins::chr);
-    add(m, "dict", Builtins::dict);
-    add(m, "dir", Builtins::dir);
-    add(m, "enumerate", Builtins::enumerate);
-    add(m, "fail", Builtins::fail);
-    add(m, "float", Builtins::float_);
-    add(m, "getattr", Builtins::getattr);
-    add(m, "hasattr", Builtins::hasattr);
-    add(m, "hash", Builtins::hash);
-    add(m, "int", Builtins::int_);
-    add(m, "len", Builtins::len);
-    add(m, "list", Builtins::list);
-    add(m, "max", (t, fn, a, kw) -> minmax(t, "max", a, kw, Token.GT));
-    add(m, "min", (t, fn, a, kw) -> minmax(t, "min", a, kw, Token.LT));
-    add(m, "ord", Builtins::ord);
-    add(m, "print", Builtins::print);
-    add(m, "range", Builtins::range);
-    add(m, "repr", Builtins::repr);
-    add(m, "reversed", Builtins::reversed);
-    add(m, "set", Builtins::set);
-    add(m, "sorted", Builtins::sorted);
-    add(m, "str", Builtins::str);
-    add(m, "tuple", Builtins::tuple);
-    add(m, "type", Builtins::type);
-    add(m, "zip", Builtins::zip);
+    for (Fn f : Fn.values()) {
+      m.put(f.starlarkName, new Builtin(f.starlarkName, f));
+    }
   }
 
-  private static void add(Map<String, Value> m, String name, Builtin.Impl impl) {
-    m.put(name, new Builtin(name, impl));
+  /**
+   * Every universal builtin, dispatched by constant: one class instead of a lambda per builtin,
+   * which keeps interpreter start-up (a fresh process per CodeMode execution) cheap.
+   */
+  private enum Fn implements Builtin.Impl {
+    ABS("abs"),
+    ALL("all"),
+    ANY("any"),
+    BOOL("bool"),
+    BYTES("bytes"),
+    CHR("chr"),
+    DICT("dict"),
+    DIR("dir"),
+    ENUMERATE("enumerate"),
+    FAIL("fail"),
+    FLOAT("float"),
+    GETATTR("getattr"),
+    HASATTR("hasattr"),
+    HASH("hash"),
+    INT("int"),
+    LEN("len"),
+    LIST("list"),
+    MAX("max"),
+    MIN("min"),
+    ORD("ord"),
+    PRINT("print"),
+    RANGE("range"),
+    REPR("repr"),
+    REVERSED("reversed"),
+    SET("set"),
+    SORTED("sorted"),
+    STR("str"),
+    TUPLE("tuple"),
+    TYPE("type"),
+    ZIP("zip");
+
+    final String starlarkName;
+
+    Fn(String starlarkName) {
+      this.starlarkName = starlarkName;
+    }
+
+    @Override
+    public Value call(StarlarkThread t, Builtin fn, Value[] a, List<Map.Entry<String, Value>> kw)
+        throws EvalException {
+      return switch (this) {
+        case ABS -> abs(t, fn, a, kw);
+        case ALL -> anyAll(t, "all", a, kw, false);
+        case ANY -> anyAll(t, "any", a, kw, true);
+        case BOOL -> bool(t, fn, a, kw);
+        case BYTES -> bytes(t, fn, a, kw);
+        case CHR -> chr(t, fn, a, kw);
+        case DICT -> dict(t, fn, a, kw);
+        case DIR -> dir(t, fn, a, kw);
+        case ENUMERATE -> enumerate(t, fn, a, kw);
+        case FAIL -> fail(t, fn, a, kw);
+        case FLOAT -> float_(t, fn, a, kw);
+        case GETATTR -> getattr(t, fn, a, kw);
+        case HASATTR -> hasattr(t, fn, a, kw);
+        case HASH -> hash(t, fn, a, kw);
+        case INT -> int_(t, fn, a, kw);
+        case LEN -> len(t, fn, a, kw);
+        case LIST -> list(t, fn, a, kw);
+        case MAX -> minmax(t, "max", a, kw, Token.GT);
+        case MIN -> minmax(t, "min", a, kw, Token.LT);
+        case ORD -> ord(t, fn, a, kw);
+        case PRINT -> print(t, fn, a, kw);
+        case RANGE -> range(t, fn, a, kw);
+        case REPR -> repr(t, fn, a, kw);
+        case REVERSED -> reversed(t, fn, a, kw);
+        case SET -> set(t, fn, a, kw);
+        case SORTED -> sorted(t, fn, a, kw);
+        case STR -> str(t, fn, a, kw);
+        case TUPLE -> tuple(t, fn, a, kw);
+        case TYPE -> type(t, fn, a, kw);
+        case ZIP -> zip(t, fn, a, kw);
+      };
+    }
   }
+
 
   static void noKwargs(String fn, List<Map.Entry<String, Value>> kw) throws EvalException {
     if (!kw.isEmpty()) {

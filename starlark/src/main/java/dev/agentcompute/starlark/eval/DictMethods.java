@@ -6,18 +6,16 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 
 /** The methods of dict values (spec §1.4), with starlark-go's errors. */
 final class DictMethods {
-  private static final Map<String, Builtin> METHODS = build();
-  private static final List<String> NAMES = METHODS.keySet().stream().sorted().toList();
+  private static final List<String> NAMES = List.of("clear", "get", "items", "keys", "pop", "popitem", "setdefault", "update", "values");
 
   private DictMethods() {}
 
   static Value attr(Dict d, String name) {
-    Builtin b = METHODS.get(name);
-    return b == null ? null : b.bindTo(d);
+    Builtin.Impl impl = impl(name);
+    return impl == null ? null : Builtin.bound(name, impl, d);
   }
 
   static List<String> names() {
@@ -32,115 +30,117 @@ final class DictMethods {
     return e instanceof BudgetException ? e : new EvalException(fn.name() + ": " + e.getMessage());
   }
 
-  private static Map<String, Builtin> build() {
-    TreeMap<String, Builtin> m = new TreeMap<>();
-    put(m, "clear", (t, fn, a, kw) -> {
-      Args.positional("clear", a, kw, 0, 0);
-      recv(fn).clear();
-      return NoneValue.NONE;
-    });
-    put(m, "get", (t, fn, a, kw) -> {
-      Value[] p = Args.positional("get", a, kw, 1, 2);
-      Value v;
-      try {
-        v = recv(fn).get(p[0]);
-      } catch (EvalException e) {
-        throw named(fn, e);
-      }
-      if (v != null) {
-        return v;
-      }
-      return p[1] != null ? p[1] : NoneValue.NONE;
-    });
-    put(m, "items", (t, fn, a, kw) -> {
-      Args.positional("items", a, kw, 0, 0);
-      HashTable ht = recv(fn).table;
-      t.addSteps(1 + ht.len() / 16);
-      t.allocate(40L * ht.len());
-      ArrayList<Value> out = new ArrayList<>(ht.len());
-      for (int e = ht.nextEntry(0); e >= 0; e = ht.nextEntry(e + 1)) {
-        out.add(Tuple.wrap(new Value[] {ht.keyAt(e), ht.valueAt(e)}));
-      }
-      return new StarlarkList(out);
-    });
-    put(m, "keys", (t, fn, a, kw) -> {
-      Args.positional("keys", a, kw, 0, 0);
-      HashTable ht = recv(fn).table;
-      t.addSteps(1 + ht.len() / 16);
-      t.allocate(8L * ht.len());
-      ArrayList<Value> out = new ArrayList<>(ht.len());
-      Collections.addAll(out, ht.keysArray());
-      return new StarlarkList(out);
-    });
-    put(m, "values", (t, fn, a, kw) -> {
-      Args.positional("values", a, kw, 0, 0);
-      HashTable ht = recv(fn).table;
-      t.addSteps(1 + ht.len() / 16);
-      t.allocate(8L * ht.len());
-      ArrayList<Value> out = new ArrayList<>(ht.len());
-      Collections.addAll(out, ht.valuesArray());
-      return new StarlarkList(out);
-    });
-    put(m, "pop", (t, fn, a, kw) -> {
-      Value[] p = Args.positional("pop", a, kw, 1, 2);
-      Value v;
-      try {
-        v = recv(fn).remove(p[0]);
-      } catch (EvalException e) {
-        throw named(fn, e);
-      }
-      if (v != null) {
-        return v;
-      }
-      if (p[1] != null) {
-        return p[1];
-      }
-      throw new EvalException("pop: missing key");
-    });
-    put(m, "popitem", (t, fn, a, kw) -> {
-      Args.positional("popitem", a, kw, 0, 0);
-      Dict d = recv(fn);
-      if (d.len() == 0) {
-        throw new EvalException("popitem: empty dict");
-      }
-      try {
-        return Tuple.wrap(d.table.popFirst());
-      } catch (EvalException e) {
-        throw named(fn, e);
-      }
-    });
-    put(m, "setdefault", (t, fn, a, kw) -> {
-      Value[] p = Args.positional("setdefault", a, kw, 1, 2);
-      Value dflt = p[1] == null ? NoneValue.NONE : p[1];
-      Dict d = recv(fn);
-      try {
-        Value v = d.get(p[0]);
+  /**
+   * The implementation of method {@code name}, or null. A switch rather than a table built up
+   * front: each lambda is linked only when its method is first used, which keeps start-up cheap.
+   */
+  private static Builtin.Impl impl(String name) {
+    return switch (name) {
+      case "clear" -> (t, fn, a, kw) -> {
+        Args.positional("clear", a, kw, 0, 0);
+        recv(fn).clear();
+        return NoneValue.NONE;
+      };
+      case "get" -> (t, fn, a, kw) -> {
+        Value[] p = Args.positional("get", a, kw, 1, 2);
+        Value v;
+        try {
+          v = recv(fn).get(p[0]);
+        } catch (EvalException e) {
+          throw named(fn, e);
+        }
         if (v != null) {
           return v;
         }
-        d.put(p[0], dflt);
-      } catch (EvalException e) {
-        throw named(fn, e);
-      }
-      return dflt;
-    });
-    put(m, "update", (t, fn, a, kw) -> {
-      if (a.length > 1) {
-        throw new EvalException("update: got " + a.length + " arguments, want at most 1");
-      }
-      try {
-        updateDict(t, recv(fn), a, kw);
-      } catch (EvalException e) {
-        throw named(fn, e);
-      }
-      return NoneValue.NONE;
-    });
-    return Map.copyOf(m); // hashed lookup; NAMES keeps the sorted order
+        return p[1] != null ? p[1] : NoneValue.NONE;
+      };
+      case "items" -> (t, fn, a, kw) -> {
+        Args.positional("items", a, kw, 0, 0);
+        HashTable ht = recv(fn).table;
+        t.addSteps(1 + ht.len() / 16);
+        t.allocate(40L * ht.len());
+        ArrayList<Value> out = new ArrayList<>(ht.len());
+        for (int e = ht.nextEntry(0); e >= 0; e = ht.nextEntry(e + 1)) {
+          out.add(Tuple.wrap(new Value[] {ht.keyAt(e), ht.valueAt(e)}));
+        }
+        return new StarlarkList(out);
+      };
+      case "keys" -> (t, fn, a, kw) -> {
+        Args.positional("keys", a, kw, 0, 0);
+        HashTable ht = recv(fn).table;
+        t.addSteps(1 + ht.len() / 16);
+        t.allocate(8L * ht.len());
+        ArrayList<Value> out = new ArrayList<>(ht.len());
+        Collections.addAll(out, ht.keysArray());
+        return new StarlarkList(out);
+      };
+      case "values" -> (t, fn, a, kw) -> {
+        Args.positional("values", a, kw, 0, 0);
+        HashTable ht = recv(fn).table;
+        t.addSteps(1 + ht.len() / 16);
+        t.allocate(8L * ht.len());
+        ArrayList<Value> out = new ArrayList<>(ht.len());
+        Collections.addAll(out, ht.valuesArray());
+        return new StarlarkList(out);
+      };
+      case "pop" -> (t, fn, a, kw) -> {
+        Value[] p = Args.positional("pop", a, kw, 1, 2);
+        Value v;
+        try {
+          v = recv(fn).remove(p[0]);
+        } catch (EvalException e) {
+          throw named(fn, e);
+        }
+        if (v != null) {
+          return v;
+        }
+        if (p[1] != null) {
+          return p[1];
+        }
+        throw new EvalException("pop: missing key");
+      };
+      case "popitem" -> (t, fn, a, kw) -> {
+        Args.positional("popitem", a, kw, 0, 0);
+        Dict d = recv(fn);
+        if (d.len() == 0) {
+          throw new EvalException("popitem: empty dict");
+        }
+        try {
+          return Tuple.wrap(d.table.popFirst());
+        } catch (EvalException e) {
+          throw named(fn, e);
+        }
+      };
+      case "setdefault" -> (t, fn, a, kw) -> {
+        Value[] p = Args.positional("setdefault", a, kw, 1, 2);
+        Value dflt = p[1] == null ? NoneValue.NONE : p[1];
+        Dict d = recv(fn);
+        try {
+          Value v = d.get(p[0]);
+          if (v != null) {
+            return v;
+          }
+          d.put(p[0], dflt);
+        } catch (EvalException e) {
+          throw named(fn, e);
+        }
+        return dflt;
+      };
+      case "update" -> (t, fn, a, kw) -> {
+        if (a.length > 1) {
+          throw new EvalException("update: got " + a.length + " arguments, want at most 1");
+        }
+        try {
+          updateDict(t, recv(fn), a, kw);
+        } catch (EvalException e) {
+          throw named(fn, e);
+        }
+        return NoneValue.NONE;
+      };
+      default -> null;
+    };
   }
 
-  private static void put(Map<String, Builtin> m, String name, Builtin.Impl impl) {
-    m.put(name, new Builtin(name, impl));
-  }
 
   /** Copies every entry of {@code src} into {@code dst}. */
   static void update(Dict dst, Dict src) throws EvalException {

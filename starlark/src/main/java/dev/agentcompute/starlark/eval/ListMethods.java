@@ -3,18 +3,16 @@ package dev.agentcompute.starlark.eval;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /** The methods of list values (spec §1.4), with starlark-go's errors. */
 final class ListMethods {
-  private static final Map<String, Builtin> METHODS = build();
-  private static final List<String> NAMES = METHODS.keySet().stream().sorted().toList();
+  private static final List<String> NAMES = List.of("append", "clear", "extend", "index", "insert", "pop", "remove");
 
   private ListMethods() {}
 
   static Value attr(StarlarkList l, String name) {
-    Builtin b = METHODS.get(name);
-    return b == null ? null : b.bindTo(l);
+    Builtin.Impl impl = impl(name);
+    return impl == null ? null : Builtin.bound(name, impl, l);
   }
 
   static List<String> names() {
@@ -29,128 +27,133 @@ final class ListMethods {
     return e instanceof BudgetException ? e : new EvalException(fn.name() + ": " + e.getMessage());
   }
 
-  private static Map<String, Builtin> build() {
-    TreeMap<String, Builtin> m = new TreeMap<>();
-    put(m, "append", (t, fn, a, kw) -> {
-      Value v = Args.positional("append", a, kw, 1, 1)[0];
-      StarlarkList l = recv(fn);
-      try {
-        l.checkMutable("append to");
-      } catch (EvalException e) {
-        throw named(fn, e);
-      }
-      if ((l.elems.size() & 1023) == 1023) {
-        t.allocate(8L * 1024);
-      }
-      l.elems.add(v);
-      return NoneValue.NONE;
-    });
-    put(m, "clear", (t, fn, a, kw) -> {
-      Args.positional("clear", a, kw, 0, 0);
-      try {
-        recv(fn).clear();
-      } catch (EvalException e) {
-        throw named(fn, e);
-      }
-      return NoneValue.NONE;
-    });
-    put(m, "extend", (t, fn, a, kw) -> {
-      Value x = Args.positional("extend", a, kw, 1, 1)[0];
-      Iterable it = Args.iterable("extend", 1, x);
-      StarlarkList l = recv(fn);
-      try {
-        l.checkMutable("extend");
-      } catch (EvalException e) {
-        throw named(fn, e);
-      }
-      extend(t, l, it);
-      return NoneValue.NONE;
-    });
-    put(m, "index", (t, fn, a, kw) -> {
-      Value[] p = Args.positional("index", a, kw, 1, 3);
-      StarlarkList l = recv(fn);
-      int n = l.len();
-      int start = bound(fn, p[1], n, 0, "invalid start index: ");
-      int end = bound(fn, p[2], n, n, "invalid end index: ");
-      for (int i = start; i < end; i++) {
-        if ((i & 255) == 255) {
-          t.addSteps(8);
-        }
-        boolean eq;
+  /**
+   * The implementation of method {@code name}, or null. A switch rather than a table built up
+   * front: each lambda is linked only when its method is first used, which keeps start-up cheap.
+   */
+  private static Builtin.Impl impl(String name) {
+    return switch (name) {
+      case "append" -> (t, fn, a, kw) -> {
+        Value v = Args.positional("append", a, kw, 1, 1)[0];
+        StarlarkList l = recv(fn);
         try {
-          eq = Operators.equal(l.elems.get(i), p[0]);
+          l.checkMutable("append to");
         } catch (EvalException e) {
           throw named(fn, e);
         }
-        if (eq) {
-          return StarlarkInt.of(i);
+        if ((l.elems.size() & 1023) == 1023) {
+          t.allocate(8L * 1024);
         }
-      }
-      throw new EvalException("index: value not in list");
-    });
-    put(m, "insert", (t, fn, a, kw) -> {
-      Value[] p = Args.positional("insert", a, kw, 2, 2);
-      int index = Args.int32("insert", 1, p[0]);
-      StarlarkList l = recv(fn);
-      try {
-        l.checkMutable("insert into");
-      } catch (EvalException e) {
-        throw named(fn, e);
-      }
-      int n = l.len();
-      if (index < 0) {
-        index += n;
-      }
-      if (index >= n) {
-        l.elems.add(p[1]);
-      } else {
-        l.elems.add(Math.max(0, index), p[1]);
-        t.addSteps(1 + (n - index) / 64);
-      }
-      return NoneValue.NONE;
-    });
-    put(m, "pop", (t, fn, a, kw) -> {
-      StarlarkList l = recv(fn);
-      int n = l.len();
-      Value iv = Args.positional("pop", a, kw, 0, 1)[0];
-      int i = iv == null ? n - 1 : Args.int32("pop", 1, iv);
-      int orig = i;
-      if (i < 0) {
-        i += n;
-      }
-      if (i < 0 || i >= n) {
-        throw named(fn, Operators.outOfRange(orig, n, l));
-      }
-      try {
-        l.checkMutable("pop from");
-      } catch (EvalException e) {
-        throw named(fn, e);
-      }
-      return l.elems.remove(i);
-    });
-    put(m, "remove", (t, fn, a, kw) -> {
-      Value v = Args.positional("remove", a, kw, 1, 1)[0];
-      StarlarkList l = recv(fn);
-      try {
-        l.checkMutable("remove from");
-      } catch (EvalException e) {
-        throw named(fn, e);
-      }
-      for (int i = 0; i < l.elems.size(); i++) {
-        boolean eq;
+        l.elems.add(v);
+        return NoneValue.NONE;
+      };
+      case "clear" -> (t, fn, a, kw) -> {
+        Args.positional("clear", a, kw, 0, 0);
         try {
-          eq = Operators.equal(l.elems.get(i), v);
+          recv(fn).clear();
         } catch (EvalException e) {
           throw named(fn, e);
         }
-        if (eq) {
-          l.elems.remove(i);
-          return NoneValue.NONE;
+        return NoneValue.NONE;
+      };
+      case "extend" -> (t, fn, a, kw) -> {
+        Value x = Args.positional("extend", a, kw, 1, 1)[0];
+        Iterable it = Args.iterable("extend", 1, x);
+        StarlarkList l = recv(fn);
+        try {
+          l.checkMutable("extend");
+        } catch (EvalException e) {
+          throw named(fn, e);
         }
-      }
-      throw new EvalException("remove: element not found");
-    });
-    return Map.copyOf(m); // hashed lookup; NAMES keeps the sorted order
+        extend(t, l, it);
+        return NoneValue.NONE;
+      };
+      case "index" -> (t, fn, a, kw) -> {
+        Value[] p = Args.positional("index", a, kw, 1, 3);
+        StarlarkList l = recv(fn);
+        int n = l.len();
+        int start = bound(fn, p[1], n, 0, "invalid start index: ");
+        int end = bound(fn, p[2], n, n, "invalid end index: ");
+        for (int i = start; i < end; i++) {
+          if ((i & 255) == 255) {
+            t.addSteps(8);
+          }
+          boolean eq;
+          try {
+            eq = Operators.equal(l.elems.get(i), p[0]);
+          } catch (EvalException e) {
+            throw named(fn, e);
+          }
+          if (eq) {
+            return StarlarkInt.of(i);
+          }
+        }
+        throw new EvalException("index: value not in list");
+      };
+      case "insert" -> (t, fn, a, kw) -> {
+        Value[] p = Args.positional("insert", a, kw, 2, 2);
+        int index = Args.int32("insert", 1, p[0]);
+        StarlarkList l = recv(fn);
+        try {
+          l.checkMutable("insert into");
+        } catch (EvalException e) {
+          throw named(fn, e);
+        }
+        int n = l.len();
+        if (index < 0) {
+          index += n;
+        }
+        if (index >= n) {
+          l.elems.add(p[1]);
+        } else {
+          l.elems.add(Math.max(0, index), p[1]);
+          t.addSteps(1 + (n - index) / 64);
+        }
+        return NoneValue.NONE;
+      };
+      case "pop" -> (t, fn, a, kw) -> {
+        StarlarkList l = recv(fn);
+        int n = l.len();
+        Value iv = Args.positional("pop", a, kw, 0, 1)[0];
+        int i = iv == null ? n - 1 : Args.int32("pop", 1, iv);
+        int orig = i;
+        if (i < 0) {
+          i += n;
+        }
+        if (i < 0 || i >= n) {
+          throw named(fn, Operators.outOfRange(orig, n, l));
+        }
+        try {
+          l.checkMutable("pop from");
+        } catch (EvalException e) {
+          throw named(fn, e);
+        }
+        return l.elems.remove(i);
+      };
+      case "remove" -> (t, fn, a, kw) -> {
+        Value v = Args.positional("remove", a, kw, 1, 1)[0];
+        StarlarkList l = recv(fn);
+        try {
+          l.checkMutable("remove from");
+        } catch (EvalException e) {
+          throw named(fn, e);
+        }
+        for (int i = 0; i < l.elems.size(); i++) {
+          boolean eq;
+          try {
+            eq = Operators.equal(l.elems.get(i), v);
+          } catch (EvalException e) {
+            throw named(fn, e);
+          }
+          if (eq) {
+            l.elems.remove(i);
+            return NoneValue.NONE;
+          }
+        }
+        throw new EvalException("remove: element not found");
+      };
+      default -> null;
+    };
   }
 
   private static int bound(Builtin fn, Value v, int len, int dflt, String what) throws EvalException {
@@ -181,7 +184,4 @@ final class ListMethods {
     l.elems.addAll(Operators.toList(t, it));
   }
 
-  private static void put(Map<String, Builtin> m, String name, Builtin.Impl impl) {
-    m.put(name, new Builtin(name, impl));
-  }
 }

@@ -2,18 +2,16 @@ package dev.agentcompute.starlark.eval;
 
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /** The methods and operators of set values. */
 final class SetMethods {
-  private static final Map<String, Builtin> METHODS = build();
-  private static final List<String> NAMES = METHODS.keySet().stream().sorted().toList();
+  private static final List<String> NAMES = List.of("add", "clear", "difference", "discard", "intersection", "issubset", "issuperset", "pop", "remove", "symmetric_difference", "union", "update");
 
   private SetMethods() {}
 
   static Value attr(StarlarkSet s, String name) {
-    Builtin b = METHODS.get(name);
-    return b == null ? null : b.bindTo(s);
+    Builtin.Impl impl = impl(name);
+    return impl == null ? null : Builtin.bound(name, impl, s);
   }
 
   static List<String> names() {
@@ -53,117 +51,119 @@ final class SetMethods {
     return out;
   }
 
-  private static Map<String, Builtin> build() {
-    TreeMap<String, Builtin> m = new TreeMap<>();
-    put(m, "add", (t, fn, a, kw) -> {
-      Value v = Args.positional("add", a, kw, 1, 1)[0];
-      try {
-        recv(fn).add(v); // even a no-op insertion into a frozen set fails, as in Go
-      } catch (EvalException e) {
-        throw named(fn, e);
-      }
-      return NoneValue.NONE;
-    });
-    put(m, "clear", (t, fn, a, kw) -> {
-      Args.positional("clear", a, kw, 0, 0);
-      if (recv(fn).len() > 0) {
+  /**
+   * The implementation of method {@code name}, or null. A switch rather than a table built up
+   * front: each lambda is linked only when its method is first used, which keeps start-up cheap.
+   */
+  private static Builtin.Impl impl(String name) {
+    return switch (name) {
+      case "add" -> (t, fn, a, kw) -> {
+        Value v = Args.positional("add", a, kw, 1, 1)[0];
         try {
-          recv(fn).table.clear();
+          recv(fn).add(v); // even a no-op insertion into a frozen set fails, as in Go
         } catch (EvalException e) {
           throw named(fn, e);
         }
-      }
-      return NoneValue.NONE;
-    });
-    put(m, "difference", (t, fn, a, kw) -> {
-      noKwargs("difference", kw);
-      StarlarkSet r = recv(fn);
-      for (int i = 0; i < a.length; i++) {
-        r = difference(t, r, toSet(t, fn, i + 1, a[i]));
-      }
-      return r == recv(fn) ? copy(r) : r;
-    });
-    put(m, "discard", (t, fn, a, kw) -> {
-      Value v = Args.positional("discard", a, kw, 1, 1)[0];
-      try {
-        recv(fn).table.delete(v); // even a no-op deletion from a frozen set fails, as in Go
-      } catch (EvalException e) {
-        throw named(fn, e);
-      }
-      return NoneValue.NONE;
-    });
-    put(m, "intersection", (t, fn, a, kw) -> {
-      noKwargs("intersection", kw);
-      StarlarkSet r = recv(fn);
-      for (int i = 0; i < a.length; i++) {
-        r = intersection(t, r, toSet(t, fn, i + 1, a[i]));
-      }
-      return r == recv(fn) ? copy(r) : r;
-    });
-    put(m, "issubset", (t, fn, a, kw) -> {
-      Value v = Args.positional("issubset", a, kw, 1, 1)[0];
-      return Bool.of(recv(fn).isSubsetOf(toSet(t, fn, 1, v)));
-    });
-    put(m, "issuperset", (t, fn, a, kw) -> {
-      Value v = Args.positional("issuperset", a, kw, 1, 1)[0];
-      return Bool.of(toSet(t, fn, 1, v).isSubsetOf(recv(fn)));
-    });
-    put(m, "pop", (t, fn, a, kw) -> {
-      Args.positional("pop", a, kw, 0, 0);
-      StarlarkSet s = recv(fn);
-      if (s.len() == 0) {
-        throw new EvalException("pop: empty set");
-      }
-      try {
-        return s.table.popFirst()[0];
-      } catch (EvalException e) {
-        throw named(fn, e);
-      }
-    });
-    put(m, "remove", (t, fn, a, kw) -> {
-      Value v = Args.positional("remove", a, kw, 1, 1)[0];
-      try {
-        if (recv(fn).table.delete(v) != null) {
-          return NoneValue.NONE;
+        return NoneValue.NONE;
+      };
+      case "clear" -> (t, fn, a, kw) -> {
+        Args.positional("clear", a, kw, 0, 0);
+        if (recv(fn).len() > 0) {
+          try {
+            recv(fn).table.clear();
+          } catch (EvalException e) {
+            throw named(fn, e);
+          }
         }
-      } catch (EvalException e) {
-        throw named(fn, e);
-      }
-      throw new EvalException("remove: missing key");
-    });
-    put(m, "symmetric_difference", (t, fn, a, kw) -> {
-      Value v = Args.positional("symmetric_difference", a, kw, 1, 1)[0];
-      return symmetricDifference(t, recv(fn), toSet(t, fn, 1, v));
-    });
-    put(m, "union", (t, fn, a, kw) -> {
-      noKwargs("union", kw);
-      StarlarkSet r = copy(recv(fn));
-      for (int i = 0; i < a.length; i++) {
-        r = union(t, r, toSet(t, fn, i + 1, a[i]));
-      }
-      return r;
-    });
-    put(m, "update", (t, fn, a, kw) -> {
-      noKwargs("update", kw);
-      StarlarkSet s = recv(fn);
-      for (int i = 0; i < a.length; i++) {
-        StarlarkSet o = toSet(t, fn, i + 1, a[i]);
+        return NoneValue.NONE;
+      };
+      case "difference" -> (t, fn, a, kw) -> {
+        noKwargs("difference", kw);
+        StarlarkSet r = recv(fn);
+        for (int i = 0; i < a.length; i++) {
+          r = difference(t, r, toSet(t, fn, i + 1, a[i]));
+        }
+        return r == recv(fn) ? copy(r) : r;
+      };
+      case "discard" -> (t, fn, a, kw) -> {
+        Value v = Args.positional("discard", a, kw, 1, 1)[0];
         try {
-          for (Value v : o.elements()) {
-            s.add(v);
+          recv(fn).table.delete(v); // even a no-op deletion from a frozen set fails, as in Go
+        } catch (EvalException e) {
+          throw named(fn, e);
+        }
+        return NoneValue.NONE;
+      };
+      case "intersection" -> (t, fn, a, kw) -> {
+        noKwargs("intersection", kw);
+        StarlarkSet r = recv(fn);
+        for (int i = 0; i < a.length; i++) {
+          r = intersection(t, r, toSet(t, fn, i + 1, a[i]));
+        }
+        return r == recv(fn) ? copy(r) : r;
+      };
+      case "issubset" -> (t, fn, a, kw) -> {
+        Value v = Args.positional("issubset", a, kw, 1, 1)[0];
+        return Bool.of(recv(fn).isSubsetOf(toSet(t, fn, 1, v)));
+      };
+      case "issuperset" -> (t, fn, a, kw) -> {
+        Value v = Args.positional("issuperset", a, kw, 1, 1)[0];
+        return Bool.of(toSet(t, fn, 1, v).isSubsetOf(recv(fn)));
+      };
+      case "pop" -> (t, fn, a, kw) -> {
+        Args.positional("pop", a, kw, 0, 0);
+        StarlarkSet s = recv(fn);
+        if (s.len() == 0) {
+          throw new EvalException("pop: empty set");
+        }
+        try {
+          return s.table.popFirst()[0];
+        } catch (EvalException e) {
+          throw named(fn, e);
+        }
+      };
+      case "remove" -> (t, fn, a, kw) -> {
+        Value v = Args.positional("remove", a, kw, 1, 1)[0];
+        try {
+          if (recv(fn).table.delete(v) != null) {
+            return NoneValue.NONE;
           }
         } catch (EvalException e) {
           throw named(fn, e);
         }
-      }
-      return NoneValue.NONE;
-    });
-    return Map.copyOf(m); // hashed lookup; NAMES keeps the sorted order
+        throw new EvalException("remove: missing key");
+      };
+      case "symmetric_difference" -> (t, fn, a, kw) -> {
+        Value v = Args.positional("symmetric_difference", a, kw, 1, 1)[0];
+        return symmetricDifference(t, recv(fn), toSet(t, fn, 1, v));
+      };
+      case "union" -> (t, fn, a, kw) -> {
+        noKwargs("union", kw);
+        StarlarkSet r = copy(recv(fn));
+        for (int i = 0; i < a.length; i++) {
+          r = union(t, r, toSet(t, fn, i + 1, a[i]));
+        }
+        return r;
+      };
+      case "update" -> (t, fn, a, kw) -> {
+        noKwargs("update", kw);
+        StarlarkSet s = recv(fn);
+        for (int i = 0; i < a.length; i++) {
+          StarlarkSet o = toSet(t, fn, i + 1, a[i]);
+          try {
+            for (Value v : o.elements()) {
+              s.add(v);
+            }
+          } catch (EvalException e) {
+            throw named(fn, e);
+          }
+        }
+        return NoneValue.NONE;
+      };
+      default -> null;
+    };
   }
 
-  private static void put(Map<String, Builtin> m, String name, Builtin.Impl impl) {
-    m.put(name, new Builtin(name, impl));
-  }
 
   private static StarlarkSet copy(StarlarkSet s) throws EvalException {
     StarlarkSet out = new StarlarkSet();

@@ -5,95 +5,95 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /** The 35 methods of string values (spec §1.4), on UTF-8 bytes as in starlark-go. */
 final class StringMethods {
-  private static final Map<String, Builtin> METHODS = build();
-  private static final List<String> NAMES = METHODS.keySet().stream().sorted().toList();
+  private static final List<String> NAMES = List.of("capitalize", "codepoint_ords", "codepoints", "count", "elem_ords", "elems", "endswith", "find", "format", "index", "isalnum", "isalpha", "isdigit", "islower", "isspace", "istitle", "isupper", "join", "lower", "lstrip", "partition", "removeprefix", "removesuffix", "replace", "rfind", "rindex", "rpartition", "rsplit", "rstrip", "split", "splitlines", "startswith", "strip", "title", "upper");
 
   private StringMethods() {}
 
   static Value attr(StarlarkString s, String name) {
-    Builtin b = METHODS.get(name);
-    return b == null ? null : b.bindTo(s);
+    Builtin.Impl impl = impl(name);
+    return impl == null ? null : Builtin.bound(name, impl, s);
   }
 
   static List<String> names() {
     return NAMES;
   }
 
-  private static Map<String, Builtin> build() {
-    TreeMap<String, Builtin> m = new TreeMap<>();
-    put(m, "capitalize", (t, fn, a, kw) -> {
-      Args.positional("capitalize", a, kw, 0, 0);
-      return mapRunes(t, recv(fn), true);
-    });
-    put(m, "codepoint_ords", (t, fn, a, kw) -> iterable(fn, a, kw, StringIterable.Kind.CODEPOINT_ORDS));
-    put(m, "codepoints", (t, fn, a, kw) -> iterable(fn, a, kw, StringIterable.Kind.CODEPOINTS));
-    put(m, "elem_ords", (t, fn, a, kw) -> iterable(fn, a, kw, StringIterable.Kind.ELEM_ORDS));
-    put(m, "elems", (t, fn, a, kw) -> iterable(fn, a, kw, StringIterable.Kind.ELEMS));
-    put(m, "count", StringMethods::count);
-    put(m, "endswith", (t, fn, a, kw) -> startsEnds(t, fn, a, kw, false));
-    put(m, "startswith", (t, fn, a, kw) -> startsEnds(t, fn, a, kw, true));
-    put(m, "find", (t, fn, a, kw) -> find(t, fn, a, kw, true, false));
-    put(m, "rfind", (t, fn, a, kw) -> find(t, fn, a, kw, true, true));
-    put(m, "index", (t, fn, a, kw) -> find(t, fn, a, kw, false, false));
-    put(m, "rindex", (t, fn, a, kw) -> find(t, fn, a, kw, false, true));
-    put(m, "format", (t, fn, a, kw) -> Formatter.format(t, recv(fn), a, kw));
-    put(m, "isalnum", (t, fn, a, kw) -> all(fn, a, kw, r -> Character.isLetter(r) || Character.isDigit(r)));
-    put(m, "isalpha", (t, fn, a, kw) -> all(fn, a, kw, Character::isLetter));
-    put(m, "isdigit", (t, fn, a, kw) -> all(fn, a, kw, Character::isDigit));
-    put(m, "isspace", (t, fn, a, kw) -> all(fn, a, kw, StringMethods::isSpace));
-    put(m, "islower", (t, fn, a, kw) -> {
-      Args.positional("islower", a, kw, 0, 0);
-      StarlarkString s = recv(fn);
-      return Bool.of(isCased(s) && s.equalsString(mapCase(t, s, false)));
-    });
-    put(m, "isupper", (t, fn, a, kw) -> {
-      Args.positional("isupper", a, kw, 0, 0);
-      StarlarkString s = recv(fn);
-      return Bool.of(isCased(s) && s.equalsString(mapCase(t, s, true)));
-    });
-    put(m, "istitle", StringMethods::istitle);
-    put(m, "join", StringMethods::join);
-    put(m, "lower", (t, fn, a, kw) -> {
-      Args.positional("lower", a, kw, 0, 0);
-      return mapCase(t, recv(fn), false);
-    });
-    put(m, "upper", (t, fn, a, kw) -> {
-      Args.positional("upper", a, kw, 0, 0);
-      return mapCase(t, recv(fn), true);
-    });
-    put(m, "title", (t, fn, a, kw) -> {
-      Args.positional("title", a, kw, 0, 0);
-      return mapRunes(t, recv(fn), false);
-    });
-    put(m, "lstrip", (t, fn, a, kw) -> strip(t, fn, a, kw, true, false));
-    put(m, "rstrip", (t, fn, a, kw) -> strip(t, fn, a, kw, false, true));
-    put(m, "strip", (t, fn, a, kw) -> strip(t, fn, a, kw, true, true));
-    put(m, "partition", (t, fn, a, kw) -> partition(fn, a, kw, false));
-    put(m, "rpartition", (t, fn, a, kw) -> partition(fn, a, kw, true));
-    put(m, "removeprefix", (t, fn, a, kw) -> {
-      StarlarkString p = Args.string("removeprefix", 1, Args.positional("removeprefix", a, kw, 1, 1)[0]);
-      StarlarkString s = recv(fn);
-      return startsWith(s.bytes(), p.bytes(), 0, s.len()) ? s.slice(p.len(), s.len(), 1) : s;
-    });
-    put(m, "removesuffix", (t, fn, a, kw) -> {
-      StarlarkString p = Args.string("removesuffix", 1, Args.positional("removesuffix", a, kw, 1, 1)[0]);
-      StarlarkString s = recv(fn);
-      return endsWith(s.bytes(), p.bytes(), 0, s.len()) ? s.slice(0, s.len() - p.len(), 1) : s;
-    });
-    put(m, "replace", StringMethods::replace);
-    put(m, "split", (t, fn, a, kw) -> split(t, fn, a, kw, false));
-    put(m, "rsplit", (t, fn, a, kw) -> split(t, fn, a, kw, true));
-    put(m, "splitlines", StringMethods::splitlines);
-    return Map.copyOf(m); // hashed lookup; NAMES keeps the sorted order
+  /**
+   * The implementation of method {@code name}, or null. A switch rather than a table built up
+   * front: each lambda is linked only when its method is first used, which keeps start-up cheap.
+   */
+  private static Builtin.Impl impl(String name) {
+    return switch (name) {
+      case "capitalize" -> (t, fn, a, kw) -> {
+        Args.positional("capitalize", a, kw, 0, 0);
+        return mapRunes(t, recv(fn), true);
+      };
+      case "codepoint_ords" -> (t, fn, a, kw) -> iterable(fn, a, kw, StringIterable.Kind.CODEPOINT_ORDS);
+      case "codepoints" -> (t, fn, a, kw) -> iterable(fn, a, kw, StringIterable.Kind.CODEPOINTS);
+      case "elem_ords" -> (t, fn, a, kw) -> iterable(fn, a, kw, StringIterable.Kind.ELEM_ORDS);
+      case "elems" -> (t, fn, a, kw) -> iterable(fn, a, kw, StringIterable.Kind.ELEMS);
+      case "count" -> StringMethods::count;
+      case "endswith" -> (t, fn, a, kw) -> startsEnds(t, fn, a, kw, false);
+      case "startswith" -> (t, fn, a, kw) -> startsEnds(t, fn, a, kw, true);
+      case "find" -> (t, fn, a, kw) -> find(t, fn, a, kw, true, false);
+      case "rfind" -> (t, fn, a, kw) -> find(t, fn, a, kw, true, true);
+      case "index" -> (t, fn, a, kw) -> find(t, fn, a, kw, false, false);
+      case "rindex" -> (t, fn, a, kw) -> find(t, fn, a, kw, false, true);
+      case "format" -> (t, fn, a, kw) -> Formatter.format(t, recv(fn), a, kw);
+      case "isalnum" -> (t, fn, a, kw) -> all(fn, a, kw, r -> Character.isLetter(r) || Character.isDigit(r));
+      case "isalpha" -> (t, fn, a, kw) -> all(fn, a, kw, Character::isLetter);
+      case "isdigit" -> (t, fn, a, kw) -> all(fn, a, kw, Character::isDigit);
+      case "isspace" -> (t, fn, a, kw) -> all(fn, a, kw, StringMethods::isSpace);
+      case "islower" -> (t, fn, a, kw) -> {
+        Args.positional("islower", a, kw, 0, 0);
+        StarlarkString s = recv(fn);
+        return Bool.of(isCased(s) && s.equalsString(mapCase(t, s, false)));
+      };
+      case "isupper" -> (t, fn, a, kw) -> {
+        Args.positional("isupper", a, kw, 0, 0);
+        StarlarkString s = recv(fn);
+        return Bool.of(isCased(s) && s.equalsString(mapCase(t, s, true)));
+      };
+      case "istitle" -> StringMethods::istitle;
+      case "join" -> StringMethods::join;
+      case "lower" -> (t, fn, a, kw) -> {
+        Args.positional("lower", a, kw, 0, 0);
+        return mapCase(t, recv(fn), false);
+      };
+      case "upper" -> (t, fn, a, kw) -> {
+        Args.positional("upper", a, kw, 0, 0);
+        return mapCase(t, recv(fn), true);
+      };
+      case "title" -> (t, fn, a, kw) -> {
+        Args.positional("title", a, kw, 0, 0);
+        return mapRunes(t, recv(fn), false);
+      };
+      case "lstrip" -> (t, fn, a, kw) -> strip(t, fn, a, kw, true, false);
+      case "rstrip" -> (t, fn, a, kw) -> strip(t, fn, a, kw, false, true);
+      case "strip" -> (t, fn, a, kw) -> strip(t, fn, a, kw, true, true);
+      case "partition" -> (t, fn, a, kw) -> partition(fn, a, kw, false);
+      case "rpartition" -> (t, fn, a, kw) -> partition(fn, a, kw, true);
+      case "removeprefix" -> (t, fn, a, kw) -> {
+        StarlarkString p = Args.string("removeprefix", 1, Args.positional("removeprefix", a, kw, 1, 1)[0]);
+        StarlarkString s = recv(fn);
+        return startsWith(s.bytes(), p.bytes(), 0, s.len()) ? s.slice(p.len(), s.len(), 1) : s;
+      };
+      case "removesuffix" -> (t, fn, a, kw) -> {
+        StarlarkString p = Args.string("removesuffix", 1, Args.positional("removesuffix", a, kw, 1, 1)[0]);
+        StarlarkString s = recv(fn);
+        return endsWith(s.bytes(), p.bytes(), 0, s.len()) ? s.slice(0, s.len() - p.len(), 1) : s;
+      };
+      case "replace" -> StringMethods::replace;
+      case "split" -> (t, fn, a, kw) -> split(t, fn, a, kw, false);
+      case "rsplit" -> (t, fn, a, kw) -> split(t, fn, a, kw, true);
+      case "splitlines" -> StringMethods::splitlines;
+      default -> null;
+    };
   }
 
-  private static void put(Map<String, Builtin> m, String name, Builtin.Impl impl) {
-    m.put(name, new Builtin(name, impl));
-  }
 
   private static StarlarkString recv(Builtin fn) {
     return (StarlarkString) fn.receiver();
