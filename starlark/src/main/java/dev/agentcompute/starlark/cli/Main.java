@@ -25,7 +25,10 @@ public final class Main {
     t.join();
     System.out.flush();
     System.err.flush();
-    System.exit(rc[0]);
+    // halt, not exit: since JDK 21 Runtime.exit logs through System.Logger, which initialises the
+    // logging framework (reads logging.properties) at every one-shot run; there are no shutdown
+    // hooks to run and both streams are flushed.
+    Runtime.getRuntime().halt(rc[0]);
   }
 
   static int run(String[] args, PrintStream out, PrintStream err) {
