@@ -638,7 +638,19 @@ final class Eval {
   private static Value call(EvalFrame fr, Expr.CallExpr c) throws EvalException {
     Value fn = eval(fr, c.fn);
     List<Expr> args = c.args;
-    Value[] positional = c.numPositional == 0 ? NO_ARGS : new Value[c.numPositional];
+    int np = c.numPositional;
+    if (np == args.size()) {
+      // only positional arguments: no *args, **kwargs or name=value to sort out
+      Value[] positional = NO_ARGS;
+      if (np != 0) {
+        positional = new Value[np];
+        for (int i = 0; i < np; i++) {
+          positional[i] = eval(fr, args.get(i));
+        }
+      }
+      return invoke(fr, c, fn, positional, List.of());
+    }
+    Value[] positional = np == 0 ? NO_ARGS : new Value[np];
     List<Map.Entry<String, Value>> named = null;
     Value star = null;
     Value starstar = null;
@@ -690,12 +702,20 @@ final class Eval {
         named.add(Map.entry(k.value(), en.getValue()));
       }
     }
+    return invoke(fr, c, fn, positional, named == null ? List.of() : named);
+  }
+
+  private static Value invoke(EvalFrame fr, Expr.CallExpr c, Value fn, Value[] positional,
+                              List<Map.Entry<String, Value>> named) throws EvalException {
     if (!(fn instanceof Callable callable)) {
       throw positioned(fr, c.lparen, new EvalException("invalid call of non-function (" + fn.type() + ")"));
     }
     fr.pos = c.lparen;
     try {
-      return callable.call(fr.thread, positional, named == null ? List.of() : named);
+      if (callable instanceof StarlarkFunction sf) {
+        return callFunction(fr.thread, sf, positional, named);
+      }
+      return callable.call(fr.thread, positional, named);
     } catch (EvalException ex) {
       throw positioned(fr, c.lparen, ex);
     } catch (StackOverflowError so) {
