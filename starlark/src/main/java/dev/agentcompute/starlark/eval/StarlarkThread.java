@@ -42,6 +42,8 @@ public final class StarlarkThread {
   private LoadHandler loadHandler;
   private Map<String, Object> locals; // created on first use: most executions never need it
   private final ArrayList<Frame> frames = new ArrayList<>(16);
+  /** Read-only view of {@link #frames}, made once: the evaluator reads it on every call. */
+  private final List<Frame> framesView = Collections.unmodifiableList(frames);
 
   public StarlarkThread() {
     this("main");
@@ -195,7 +197,7 @@ public final class StarlarkThread {
 
   /** The current call stack, outermost first. */
   public List<Frame> frames() {
-    return Collections.unmodifiableList(frames);
+    return framesView;
   }
 
   public int depth() {
