@@ -1,6 +1,5 @@
 package dev.agentcompute.codemode;
 
-import dev.agentcompute.codemode.authz.AccessRequest;
 import dev.agentcompute.codemode.authz.Policy;
 import dev.agentcompute.codemode.authz.Subject;
 import dev.agentcompute.codemode.catalog.Catalog;
@@ -10,7 +9,6 @@ import dev.agentcompute.codemode.execution.Executor;
 import dev.agentcompute.codemode.search.SearchIndex;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A built CodeMode service: immutable catalog, search index, policy and worker pool. Safe for
@@ -111,9 +109,5 @@ public final class Server implements AutoCloseable {
         if (subject == null || !subject.isAuthenticated()) {
             throw CodeModeException.of(Failure.UNAUTHENTICATED);
         }
-    }
-
-    static AccessRequest discoverRequest(Subject subject, Entry e) {
-        return new AccessRequest(AccessRequest.Kind.DISCOVER, subject, e.id(), e.name(), Map.of());
     }
 }

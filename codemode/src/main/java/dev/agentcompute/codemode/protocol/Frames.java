@@ -22,7 +22,7 @@ public final class Frames {
             case Frame.Exec e -> {
                 b.append("{\"type\":\"exec\",\"version\":").append(e.version()).append(",\"source\":");
                 GoJson.writeString(b, e.source());
-                ExecLimits(b, e.limits());
+                writeLimits(b, e.limits());
                 b.append(",\"manifest\":");
                 Manifest.write(b, e.manifest());
                 if (e.keepAlive()) {
@@ -68,7 +68,7 @@ public final class Frames {
         return b.toString();
     }
 
-    private static void ExecLimits(StringBuilder b, Frame.ExecLimits l) {
+    private static void writeLimits(StringBuilder b, Frame.ExecLimits l) {
         b.append(",\"limits\":{\"max_source_bytes\":").append(l.maxSourceBytes())
                 .append(",\"max_execution_steps\":").append(l.maxExecutionSteps())
                 .append(",\"max_native_calls\":").append(l.maxNativeCalls())

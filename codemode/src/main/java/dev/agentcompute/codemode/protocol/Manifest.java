@@ -4,7 +4,6 @@ import dev.agentcompute.codemode.binding.Names;
 import dev.agentcompute.codemode.binding.TypeNode;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -194,9 +193,5 @@ public final class Manifest {
             }
             default -> throw new ProtocolException("unknown node kind");
         };
-    }
-
-    static Map<String, Object> ordered() {
-        return new LinkedHashMap<>();
     }
 }

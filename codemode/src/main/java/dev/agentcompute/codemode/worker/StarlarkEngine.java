@@ -1,7 +1,5 @@
 package dev.agentcompute.codemode.worker;
 
-import dev.agentcompute.codemode.binding.GoQuote;
-import dev.agentcompute.codemode.binding.Names;
 import dev.agentcompute.codemode.binding.TypeNode;
 import dev.agentcompute.codemode.protocol.Frame;
 import dev.agentcompute.codemode.protocol.Manifest;
@@ -313,13 +311,4 @@ public final class StarlarkEngine implements Engine {
             }
         }
     }
-
-    static String quote(String s) {
-        return GoQuote.quote(s);
-    }
-
-    static boolean identifierLike(String s) {
-        return Names.isIdentifierSyntax(s);
-    }
-
 }
