@@ -30,15 +30,39 @@ public final class Json {
 
   private static Module module(boolean withEncodeIndent) {
     Map<String, Value> m = new LinkedHashMap<>();
-    m.put("decode", new Builtin("json.decode", Json::decode));
-    m.put("encode", new Builtin("json.encode", Json::encode));
-    m.put("indent", new Builtin("json.indent", Json::indent));
-    if (withEncodeIndent) {
-      m.put("encode_indent", new Builtin("json.encode_indent", Json::encodeIndent));
+    for (Fn f : Fn.values()) {
+      if (f != Fn.ENCODE_INDENT || withEncodeIndent) {
+        m.put(f.member, new Builtin("json." + f.member, f));
+      }
     }
     Module module = new Module("json", m);
     module.freeze();
     return module;
+  }
+
+  /** The functions, dispatched by constant (no lambda per function: cheap start-up). */
+  private enum Fn implements Builtin.Impl {
+    DECODE("decode"),
+    ENCODE("encode"),
+    INDENT("indent"),
+    ENCODE_INDENT("encode_indent");
+
+    final String member;
+
+    Fn(String member) {
+      this.member = member;
+    }
+
+    @Override
+    public Value call(StarlarkThread t, Builtin fn, Value[] a, java.util.List<Map.Entry<String, Value>> kw)
+        throws EvalException {
+      return switch (this) {
+        case DECODE -> decode(t, fn, a, kw);
+        case ENCODE -> encode(t, fn, a, kw);
+        case INDENT -> indent(t, fn, a, kw);
+        case ENCODE_INDENT -> encodeIndent(t, fn, a, kw);
+      };
+    }
   }
 
   private static Value encode(StarlarkThread t, Builtin fn, Value[] args, java.util.List<Map.Entry<String, Value>> kw)
