@@ -243,6 +243,9 @@ final class Scanner {
         if (k != null) {
           return k;
         }
+        // Interned: every use of a name shares one String, as do programs compiled repeatedly
+        // (the JVM's string table is weak, so unused names are still collected).
+        raw = raw.intern();
         value = raw;
         return Token.IDENT;
       }
