@@ -47,6 +47,14 @@ public final class Parser {
   }
 
   /** Parses a whole file. */
+  /** Drops an ArrayList's spare capacity: the tree lives as long as its program. */
+  private static <T> List<T> exact(List<T> list) {
+    if (list instanceof ArrayList<T> a) {
+      a.trimToSize();
+    }
+    return list;
+  }
+
   public static FileNode parseFile(String filename, String src) throws SyntaxError {
     Parser p = new Parser(new Scanner(filename, src));
     try {
@@ -59,7 +67,7 @@ public final class Parser {
         }
         p.parseStmt(stmts);
       }
-      return new FileNode(filename, stmts);
+      return new FileNode(filename, exact(stmts));
     } catch (ParseFailure f) {
       throw new SyntaxError(f.pos, f.getMessage());
     }
@@ -186,7 +194,7 @@ public final class Parser {
       }
       list.add(parsePrimaryWithSuffix());
     }
-    return new Expr.TupleExpr(null, list);
+    return new Expr.TupleExpr(null, exact(list));
   }
 
   private void parseSimpleStmt(List<Stmt> stmts) {
@@ -295,11 +303,11 @@ public final class Parser {
         parseStmt(stmts);
       }
       consume(Token.OUTDENT);
-      return stmts;
+      return exact(stmts);
     }
     List<Stmt> stmts = new ArrayList<>();
     parseSimpleStmt(stmts);
-    return stmts;
+    return exact(stmts);
   }
 
   private Ident parseIdent() {
@@ -339,7 +347,7 @@ public final class Parser {
       }
       params.add(id);
     }
-    return params;
+    return exact(params);
   }
 
   private Expr parseExpr(boolean inParens) {
@@ -350,7 +358,7 @@ public final class Parser {
     List<Expr> exprs = new ArrayList<>();
     exprs.add(x);
     parseExprs(exprs, inParens);
-    return new Expr.TupleExpr(null, exprs);
+    return new Expr.TupleExpr(null, exact(exprs));
   }
 
   private void parseExprs(List<Expr> exprs, boolean allowTrailingComma) {
@@ -512,7 +520,7 @@ public final class Parser {
     if (tok() == Token.RPAREN) {
       rparen = next();
     } else {
-      args = parseArgs();
+      args = exact(parseArgs());
       rparen = consume(Token.RPAREN);
     }
     return new Expr.CallExpr(fn, lparen, args, rparen);
@@ -607,7 +615,7 @@ public final class Parser {
       parseExprs(exprs, true);
     }
     consume(Token.RBRACK);
-    return new Expr.ListExpr(lbrack, exprs);
+    return new Expr.ListExpr(lbrack, exact(exprs));
   }
 
   private Expr parseDict() {
@@ -630,7 +638,7 @@ public final class Parser {
       entries.add(parseDictEntry());
     }
     consume(Token.RBRACE);
-    return new Expr.DictExpr(lbrace, entries);
+    return new Expr.DictExpr(lbrace, exact(entries));
   }
 
   private Expr.DictEntry parseDictEntry() {
@@ -658,7 +666,7 @@ public final class Parser {
       }
     }
     next();
-    return new Expr.Comprehension(endBrace == Token.RBRACE, lbrace, body, clauses);
+    return new Expr.Comprehension(endBrace == Token.RBRACE, lbrace, body, exact(clauses));
   }
 
   private static boolean terminatesExprList(Token t) {
