@@ -37,8 +37,13 @@ public final class WorkerMain {
         this.engine = engine;
     }
 
-    /** Entry point when the host launches the worker class directly. */
+    /** Entry point when the host launches the worker class directly; refuses to run without the marker. */
     public static void main(String[] args) {
+        if (!dev.agentcompute.codemode.CodeMode.isWorker()) {
+            System.err.println("WorkerMain serves the private CodeMode worker protocol and only runs with "
+                    + dev.agentcompute.codemode.CodeMode.WORKER_MARKER + "=1, as started by a CodeMode host");
+            System.exit(2);
+        }
         serveAndExit();
     }
 
