@@ -19,6 +19,16 @@ import java.util.Map;
 
 /** json.encode: compact JSON with sorted dict keys, as starlark-go's lib/json writes it. */
 final class JsonEncoder {
+  /** Orders string-keyed entries by key bytes (a class, not a lambda: no bootstrap in a cold JVM). */
+  private static final class ByKey implements java.util.Comparator<Map.Entry<Value, Value>> {
+    @Override
+    public int compare(Map.Entry<Value, Value> a, Map.Entry<Value, Value> b) {
+      return ((StarlarkString) a.getKey()).compareBytes((StarlarkString) b.getKey());
+    }
+  }
+
+  private static final ByKey BY_KEY = new ByKey();
+
   private final StarlarkThread thread;
   private final StringBuilder out = new StringBuilder();
   private final ArrayList<Value> path = new ArrayList<>();
@@ -100,7 +110,7 @@ final class JsonEncoder {
           throw new EvalException(d.type() + " has " + item.getKey().type() + " key, want string");
         }
       }
-      items.sort((a, b) -> ((StarlarkString) a.getKey()).compareBytes((StarlarkString) b.getKey()));
+      items.sort(BY_KEY);
       out.append('{');
       for (int i = 0; i < items.size(); i++) {
         if (i > 0) {
