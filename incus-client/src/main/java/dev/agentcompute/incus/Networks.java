@@ -56,6 +56,11 @@ public final class Networks {
         rest.call(scope, "DELETE", path(name), null, null);
     }
 
+    /** Live state; for OVN networks it names the logical router and switch Incus built. */
+    public NetworkState state(String name) {
+        return rest.get(scope, path(name) + "/state", NetworkState.class);
+    }
+
     public List<NetworkLease> leases(String name) {
         return rest.get(scope, path(name) + "/leases", new TypeReference<List<NetworkLease>>() { });
     }

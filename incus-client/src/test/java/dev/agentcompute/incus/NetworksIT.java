@@ -61,6 +61,9 @@ class NetworksIT {
         assertThat(network.managed()).isTrue();
         assertThat(network.config()).containsEntry("ipv4.address", subnet).containsEntry("ipv6.address", "none");
         assertThat(client.networks().list()).extracting(Network::name).contains(bridge);
+        NetworkState state = client.networks().state(bridge);
+        assertThat(state.state()).isEqualTo("up");
+        assertThat(state.ovn()).as("a bridge has no OVN side").isNull();
 
         Tagged<Network> tagged = client.networks().getTagged(bridge);
         Map<String, String> config = new HashMap<>(tagged.value().config());
