@@ -4,6 +4,7 @@ import dev.agentcompute.capabilities.compute.ComputeService;
 import dev.agentcompute.capabilities.image.ImageCapabilities;
 import dev.agentcompute.capabilities.instance.InstanceCapabilities;
 import dev.agentcompute.capabilities.net.NetCapabilities;
+import dev.agentcompute.capabilities.net.OvnNetCapabilities;
 import dev.agentcompute.capabilities.sandbox.SandboxCapabilities;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,6 +19,7 @@ public final class ComputeCapabilities {
     all.addAll(ImageCapabilities.definitions(service));
     all.addAll(InstanceCapabilities.definitions(service));
     all.addAll(NetCapabilities.definitions(service));
+    all.addAll(OvnNetCapabilities.definitions(service));
     return List.copyOf(all);
   }
 }

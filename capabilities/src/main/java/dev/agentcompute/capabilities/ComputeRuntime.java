@@ -7,6 +7,7 @@ import dev.agentcompute.capabilities.compute.incus.IncusBackend;
 import dev.agentcompute.capabilities.config.ComputeConfig;
 import dev.agentcompute.capabilities.reaper.Reaper;
 import dev.agentcompute.incus.IncusClient;
+import dev.agentcompute.ovn.OvnNorthbound;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -39,6 +40,14 @@ public final class ComputeRuntime implements AutoCloseable {
     return start(config, IncusBackend.over(incus, config), Clock.systemUTC());
   }
 
+  /**
+   * Starts compute over an Incus client and the OVN northbound database (OVN sandboxes: readiness
+   * includes the northbound connection, net.inspect reads it). The caller closes both after this runtime.
+   */
+  public static ComputeRuntime startIncus(ComputeConfig config, IncusClient incus, OvnNorthbound northbound) {
+    return start(config, IncusBackend.over(incus, config, northbound), Clock.systemUTC());
+  }
+
   /** Starts compute over any backend (tests use a clock of their own). */
   public static ComputeRuntime start(ComputeConfig config, ComputeBackend backend, Clock clock) {
     ImageCatalog catalog = ImageCatalog.load(config.catalogFile());
@@ -57,7 +66,7 @@ public final class ComputeRuntime implements AutoCloseable {
     return reaper;
   }
 
-  /** Readiness: the backend answers and its storage pool and image project exist. */
+  /** Readiness: the backend answers, its storage pool and image project exist, and the northbound DB (if given) is connected. */
   public boolean ready() {
     return service.backend().ready();
   }

@@ -50,6 +50,14 @@ class CodeModeRegistrationTest {
     assertThat(server.describe(Context.background(), SUBJECT, "instance.exec").signature())
         .isEqualTo("instance.exec(*, sandbox: str, name: str, command: str, timeout_seconds: int | None, "
             + "user: str | None, cwd: str | None, stdin: str | None, env: str | None)");
+    assertThat(server.describe(Context.background(), SUBJECT, "net.acl.add").signature())
+        .isEqualTo("net.acl.add(*, sandbox: str, network: str, direction: str, action: str, protocol: str | None, "
+            + "src: str | None, dst: str | None, port: str | None)");
+    assertThat(server.describe(Context.background(), SUBJECT, "net.forward").signature())
+        .isEqualTo("net.forward(*, sandbox: str, network: str, instance: str, port: int, listen_port: int | None, "
+            + "protocol: str | None)");
+    assertThat(server.describe(Context.background(), SUBJECT, "net.inspect").signature())
+        .isEqualTo("net.inspect(*, sandbox: str, network: str)");
     assertThat(server.describe(Context.background(), SUBJECT, "net.impair").summary())
         .isEqualTo("Apply Linux tc netem impairment on a NIC.");
   }
@@ -61,7 +69,7 @@ class CodeModeRegistrationTest {
         "instance.exec", "instance.start", "instance.stop", "instance.restart", "instance.wait", "instance.file.read",
         "instance.file.write", "instance.snapshot.create", "instance.snapshot.restore", "instance.snapshot.delete",
         "instance.snapshot.list", "instance.publish", "net.create", "net.list", "net.get", "net.delete", "net.attach",
-        "net.detach", "net.impair"}) {
+        "net.detach", "net.impair", "net.peer", "net.acl.add", "net.acl.remove", "net.forward", "net.inspect"}) {
       assertThat(server.describe(Context.background(), SUBJECT, name).name()).isEqualTo(name);
     }
     assertThat(server.search(Context.background(), SUBJECT, "snapshot").results()).isNotEmpty();

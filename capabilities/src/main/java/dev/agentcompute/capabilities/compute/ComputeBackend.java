@@ -1,6 +1,7 @@
 package dev.agentcompute.capabilities.compute;
 
 import dev.agentcompute.capabilities.catalog.ImageCatalog;
+import dev.agentcompute.capabilities.net.AclRuleSpec;
 import java.util.List;
 import java.util.Optional;
 
@@ -80,6 +81,23 @@ public interface ComputeBackend {
   Instance.Nic attachNic(Sandbox sandbox, String instance, String network, String nic, String ip, String mac);
 
   void detachNic(Sandbox sandbox, String instance, String nic);
+
+  // ---- OVN fabric (spec §2.7, §3.5-3.6); the service calls these for OVN sandboxes only ----
+
+  /** Peers two OVN networks in both directions; an existing identical peering is kept. */
+  void peer(Sandbox sandbox, String network, String peer);
+
+  /** Appends a rule to the network's agent ACL; returns its id ({@code r-<16 hex>}). */
+  String addAclRule(Sandbox sandbox, String network, AclRuleSpec rule);
+
+  /** Removes an agent ACL rule by id (both directions). */
+  void removeAclRule(Sandbox sandbox, String network, String rule);
+
+  /** Forwards {@code listenPort/protocol} of an address from the OVN range to the instance's {@code port}. */
+  Forward forward(Sandbox sandbox, String network, String instance, int port, int listenPort, String protocol);
+
+  /** The ACL rows and logical ports in effect for a network, read from the OVN northbound database. */
+  NetworkInspection inspect(Sandbox sandbox, String network);
 
   /** A creation the backend has accepted but not finished. */
   interface PendingInstance {

@@ -5,7 +5,9 @@ import dev.agentcompute.capabilities.catalog.ImageCatalog;
 import dev.agentcompute.capabilities.catalog.ImageSource;
 import dev.agentcompute.capabilities.config.ComputeConfig;
 import dev.agentcompute.capabilities.net.Ipv4Cidr;
+import dev.agentcompute.capabilities.net.AclRuleSpec;
 import dev.agentcompute.capabilities.net.NetworkKind;
+import dev.agentcompute.capabilities.net.OvnAddress;
 import dev.agentcompute.capabilities.sandbox.Names;
 import dev.agentcompute.capabilities.sandbox.SandboxGate;
 import dev.agentcompute.capabilities.sandbox.SandboxNameGenerator;
@@ -509,7 +511,9 @@ public final class ComputeService {
   public Network createNetwork(String sandboxName, NetworkSpec spec) {
     Names.require(sandboxName);
     Names.require(spec.name());
-    if (spec.cidr() != null && !spec.cidr().isEmpty() && Ipv4Cidr.parse(spec.cidr()).isEmpty()) {
+    boolean hasCidr = spec.cidr() != null && !spec.cidr().isEmpty();
+    if (hasCidr && (spec.kind() == NetworkKind.OVN ? OvnAddress.routerAddress(spec.cidr()).isEmpty()
+        : Ipv4Cidr.parse(spec.cidr()).isEmpty())) {
       throw Errors.of("invalid cidr \"%s\"", spec.cidr());
     }
     return gate.run(sandboxName, () -> {
@@ -518,7 +522,8 @@ public final class ComputeService {
         throw Errors.of("cannot create a \"%s\" network in a \"%s\" sandbox", spec.kind().wireName(),
             sandbox.networkKind().wireName());
       }
-      if (backend.listNetworks(sandbox).stream().anyMatch(n -> n.name().equals(spec.name()))) {
+      if (spec.kind() == NetworkKind.BRIDGE
+          && backend.listNetworks(sandbox).stream().anyMatch(n -> n.name().equals(spec.name()))) {
         throw Errors.of("network \"%s\" already exists in sandbox \"%s\"", spec.name(), sandboxName);
       }
       return backend.createNetwork(sandbox, spec);
@@ -569,5 +574,104 @@ public final class ComputeService {
       Sandbox sandbox = requireLive(sandboxName);
       backend.detachNic(sandbox, instance, nic);
     });
+  }
+
+  // ---- OVN fabric ------------------------------------------------------------------------------
+
+  public void peer(String sandboxName, String network, String peer) {
+    Names.require(sandboxName);
+    Names.requireNetworkRef(network);
+    Names.requireNetworkRef(peer);
+    if (network.equals(peer)) {
+      throw Errors.of("peer network must be different");
+    }
+    gate.run(sandboxName, () -> {
+      Sandbox sandbox = requireLive(sandboxName);
+      if (sandbox.networkKind() != NetworkKind.OVN) {
+        throw Errors.of("network peering requires OVN networks");
+      }
+      requireNetwork(sandbox, network);
+      requireNetwork(sandbox, peer);
+      backend.peer(sandbox, network, peer);
+    });
+  }
+
+  public String addAclRule(String sandboxName, String network, String direction, String action, String protocol,
+      String source, String destination, String port) {
+    Names.require(sandboxName);
+    Names.requireNetworkRef(network);
+    AclRuleSpec rule = AclRuleSpec.validated(direction, action, protocol, source, destination, port,
+        config.protectedRanges());
+    return gate.run(sandboxName, () -> {
+      Sandbox sandbox = requireOvnLive(sandboxName, "network ACLs require OVN networks");
+      requireNetwork(sandbox, network);
+      return backend.addAclRule(sandbox, network, rule);
+    });
+  }
+
+  public void removeAclRule(String sandboxName, String network, String rule) {
+    Names.require(sandboxName);
+    Names.requireNetworkRef(network);
+    if (rule == null || rule.isEmpty()) {
+      throw Errors.of("rule is required");
+    }
+    if (BASELINE_RULES.contains(rule)) {
+      throw Errors.of("rule \"%s\" is a baseline ACL and cannot be removed", rule);
+    }
+    gate.run(sandboxName, () -> {
+      Sandbox sandbox = requireOvnLive(sandboxName, "network ACLs require OVN networks");
+      requireNetwork(sandbox, network);
+      backend.removeAclRule(sandbox, network, rule);
+    });
+  }
+
+  /** The rule ids of the baseline drops, which no call may remove. */
+  public static final List<String> BASELINE_RULES = List.of("baseline-egress-mgmt", "baseline-egress-oob");
+
+  public Forward forward(String sandboxName, String network, String instance, long port, Long listenPort,
+      String protocol) {
+    Names.require(sandboxName);
+    Names.requireNetworkRef(network);
+    Names.require(instance);
+    if (port < 1 || port > 65535) {
+      throw Errors.of("port must be between 1 and 65535");
+    }
+    long listen = listenPort == null ? port : listenPort;
+    if (listen < 1 || listen > 65535) {
+      throw Errors.of("listen_port must be between 1 and 65535");
+    }
+    String proto = protocol == null || protocol.isEmpty() ? "tcp" : protocol;
+    if (!proto.equals("tcp") && !proto.equals("udp")) {
+      throw Errors.of("protocol \"%s\" is not supported", proto);
+    }
+    return gate.run(sandboxName, () -> {
+      Sandbox sandbox = requireOvnLive(sandboxName, "port forwards require an OVN network");
+      requireNetwork(sandbox, network);
+      return backend.forward(sandbox, network, instance, (int) port, (int) listen, proto);
+    });
+  }
+
+  /** The rules and ports in effect for an OVN network (read-only: no gate, no liveness check). */
+  public NetworkInspection inspect(String sandboxName, String network) {
+    Sandbox sandbox = requireSandbox(sandboxName);
+    Names.requireNetworkRef(network);
+    if (sandbox.networkKind() != NetworkKind.OVN) {
+      throw Errors.of("net.inspect requires OVN networks");
+    }
+    requireNetwork(sandbox, network);
+    return backend.inspect(sandbox, network);
+  }
+
+  private Sandbox requireOvnLive(String sandboxName, String bridgeError) {
+    Sandbox sandbox = requireLive(sandboxName);
+    if (sandbox.networkKind() != NetworkKind.OVN) {
+      throw Errors.of("%s", bridgeError);
+    }
+    return sandbox;
+  }
+
+  private Network requireNetwork(Sandbox sandbox, String name) {
+    return backend.listNetworks(sandbox).stream().filter(n -> n.name().equals(name)).findFirst()
+        .orElseThrow(() -> Errors.networkNotFound(name, sandbox.name()));
   }
 }

@@ -16,12 +16,12 @@ import java.util.Set;
  *
  * @param ttl sandbox TTL default and maximum
  * @param pinIdentities subject IDs allowed to pin and unpin (empty disables pinning)
- * @param defaultNetworkKind fabric of new sandboxes ({@code bridge} is what this build provides)
+ * @param defaultNetworkKind fabric of new sandboxes ({@code bridge} or {@code ovn})
  * @param member cluster member bridge sandboxes live on ({@code none} names a standalone server)
  * @param storagePool storage pool for instance root disks
  * @param imageProject Incus project catalogue aliases are read from
  * @param catalogFile path of {@code images/catalog.yaml}
- * @param bridgeSubnets pool that every sandbox bridge network takes an explicit block from
+ * @param bridgeSubnets pool that every sandbox network (bridge or OVN) without an explicit cidr takes a block from
  * @param ovnUplink uplink network of OVN networks
  * @param ovnRanges external addresses for OVN forwards (CIDR or {@code A-B})
  * @param protectedRanges management and OOB ranges agents may never allow traffic to
@@ -113,5 +113,28 @@ public record ComputeConfig(
   public ComputeConfig withReaperInterval(Duration value) {
     return new ComputeConfig(ttl, pinIdentities, defaultNetworkKind, member, storagePool, imageProject,
         catalogFile, bridgeSubnets, ovnUplink, ovnRanges, protectedRanges, value);
+  }
+
+  public ComputeConfig withDefaultNetworkKind(NetworkKind value) {
+    return new ComputeConfig(ttl, pinIdentities, value, member, storagePool, imageProject,
+        catalogFile, bridgeSubnets, ovnUplink, ovnRanges, protectedRanges, reaperInterval);
+  }
+
+  /** The Incus uplink network of OVN networks with NAT ({@code sandbox.ovn_uplink}). */
+  public ComputeConfig withOvnUplink(String value) {
+    return new ComputeConfig(ttl, pinIdentities, defaultNetworkKind, member, storagePool, imageProject,
+        catalogFile, bridgeSubnets, value, ovnRanges, protectedRanges, reaperInterval);
+  }
+
+  /** Listen addresses of forwards: a CIDR or {@code A.B.C.D-E.F.G.H}. */
+  public ComputeConfig withOvnRanges(String value) {
+    return new ComputeConfig(ttl, pinIdentities, defaultNetworkKind, member, storagePool, imageProject,
+        catalogFile, bridgeSubnets, ovnUplink, value, protectedRanges, reaperInterval);
+  }
+
+  /** Ranges every OVN network drops egress to (baseline) and no allow rule may reach. */
+  public ComputeConfig withProtectedRanges(List<Ipv4Cidr> value) {
+    return new ComputeConfig(ttl, pinIdentities, defaultNetworkKind, member, storagePool, imageProject,
+        catalogFile, bridgeSubnets, ovnUplink, ovnRanges, value, reaperInterval);
   }
 }

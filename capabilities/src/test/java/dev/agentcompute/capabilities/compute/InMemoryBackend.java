@@ -171,4 +171,33 @@ final class InMemoryBackend implements ComputeBackend {
   public void detachNic(Sandbox sandbox, String instance, String nic) {
     throw new UnsupportedOperationException();
   }
+
+  @Override
+  public void peer(Sandbox sandbox, String network, String peer) {
+    calls.add("peer " + network + " " + peer);
+  }
+
+  @Override
+  public String addAclRule(Sandbox sandbox, String network, dev.agentcompute.capabilities.net.AclRuleSpec rule) {
+    calls.add("acl add " + network + " " + rule.action());
+    return "r-0000000000000001";
+  }
+
+  @Override
+  public void removeAclRule(Sandbox sandbox, String network, String rule) {
+    calls.add("acl remove " + network + " " + rule);
+  }
+
+  @Override
+  public Forward forward(Sandbox sandbox, String network, String instance, int port, int listenPort,
+      String protocol) {
+    calls.add("forward " + network + " " + instance + " " + port + " " + listenPort + " " + protocol);
+    return new Forward("192.0.2.1", listenPort);
+  }
+
+  @Override
+  public NetworkInspection inspect(Sandbox sandbox, String network) {
+    calls.add("inspect " + network);
+    return new NetworkInspection(network, "", List.of(), List.of());
+  }
 }

@@ -88,6 +88,23 @@ final class BridgeNetworks {
     }
   }
 
+  /**
+   * Runs {@code create} with {@code explicit} when given, else with the next free block of the pool,
+   * under the allocation lock (OVN networks take their subnets from the same pool as bridges).
+   */
+  <T> T withSubnet(String explicit, java.util.function.Function<String, T> create) {
+    allocation.lock();
+    try {
+      String address = explicit != null && !explicit.isEmpty() ? explicit
+          : pool.firstFree(usedSubnets())
+              .orElseThrow(() -> Errors.of("no free subnet remains in the sandbox subnet pool %s", pool.pool()))
+              .toString();
+      return create.apply(address);
+    } finally {
+      allocation.unlock();
+    }
+  }
+
   /** Every IPv4 subnet of every managed network, in every project. */
   private List<Ipv4Cidr> usedSubnets() {
     List<Ipv4Cidr> used = new ArrayList<>();

@@ -19,7 +19,12 @@ import dev.agentcompute.capabilities.compute.Sandbox;
 import dev.agentcompute.capabilities.compute.Snapshot;
 import dev.agentcompute.capabilities.compute.Timestamps;
 import dev.agentcompute.capabilities.config.ComputeConfig;
+import dev.agentcompute.capabilities.compute.Forward;
+import dev.agentcompute.capabilities.compute.NetworkInspection;
+import dev.agentcompute.capabilities.net.AclRuleSpec;
 import dev.agentcompute.capabilities.net.NetworkKind;
+import dev.agentcompute.capabilities.net.OvnAddress;
+import dev.agentcompute.ovn.OvnNorthbound;
 import dev.agentcompute.incus.IncusClient;
 import dev.agentcompute.incus.IncusException;
 import dev.agentcompute.incus.Project;
@@ -52,18 +57,30 @@ public final class IncusBackend implements ComputeBackend, AutoCloseable {
   private final ComputeConfig config;
   private final BridgeNetworks bridges;
   private final IncusInstances instances;
+  private final Optional<OvnNorthbound> northbound;
+  private final OvnAcls acls;
+  private final OvnNetworks ovn;
+  private final OvnForwards forwards;
+  private final NorthboundInspector inspector;
 
-  private IncusBackend(IncusClient client, boolean ownsClient, ComputeConfig config) {
+  private IncusBackend(IncusClient client, boolean ownsClient, ComputeConfig config,
+      Optional<OvnNorthbound> northbound) {
     this.client = client.inProject(null);
     this.ownsClient = ownsClient;
     this.config = config;
+    this.northbound = northbound;
     this.bridges = new BridgeNetworks(this.client.networks(), config.bridgeSubnets());
     this.instances = new IncusInstances(this.client, config, this);
+    this.acls = new OvnAcls(config.protectedRanges());
+    this.ovn = new OvnNetworks(this.client, config.ovnUplink(), acls, bridges);
+    this.forwards = new OvnForwards(this.client, config.ovnRanges(), northbound);
+    this.inspector = new NorthboundInspector(northbound);
   }
 
   /** A backend talking to the incusd listening on {@code socket}. Does not contact it yet; closes its client. */
   public static IncusBackend overUnixSocket(Path socket, ComputeConfig config) {
-    return new IncusBackend(IncusClient.unixSocket(socket).operationTimeout(OPERATION_BUDGET).build(), true, config);
+    return new IncusBackend(IncusClient.unixSocket(socket).operationTimeout(OPERATION_BUDGET).build(), true, config,
+        Optional.empty());
   }
 
   /**
@@ -72,7 +89,16 @@ public final class IncusBackend implements ComputeBackend, AutoCloseable {
    * pick their own projects. The caller keeps ownership: {@link #close()} does not close it.
    */
   public static IncusBackend over(IncusClient client, ComputeConfig config) {
-    return new IncusBackend(client, false, config);
+    return new IncusBackend(client, false, config, Optional.empty());
+  }
+
+  /**
+   * As {@link #over(IncusClient, ComputeConfig)}, with the OVN northbound database: readiness then
+   * includes its connection, forward allocation skips addresses its NAT rules and load-balancer VIPs
+   * hold, and net.inspect reads from it. The caller keeps ownership of both.
+   */
+  public static IncusBackend over(IncusClient client, ComputeConfig config, OvnNorthbound northbound) {
+    return new IncusBackend(client, false, config, Optional.of(northbound));
   }
 
   @Override
@@ -105,7 +131,7 @@ public final class IncusBackend implements ComputeBackend, AutoCloseable {
     try {
       client.storagePools().get(config.storagePool());
       client.projects().get(config.imageProject());
-      return true;
+      return northbound.map(OvnNorthbound::isConnected).orElse(true);
     } catch (IncusException e) {
       return false;
     }
@@ -218,8 +244,9 @@ public final class IncusBackend implements ComputeBackend, AutoCloseable {
   }
 
   private void create(Sandbox sandbox) {
-    if (sandbox.networkKind() != NetworkKind.BRIDGE) {
-      throw new BackendException(Kind.FAILED, "OVN sandboxes are not available in this build");
+    if (sandbox.networkKind() == NetworkKind.OVN) {
+      createOvn(sandbox);
+      return;
     }
     String project = Meta.project(sandbox.name());
     String physical = bridges.freePhysicalName();
@@ -235,6 +262,20 @@ public final class IncusBackend implements ComputeBackend, AutoCloseable {
       throw new BackendException(Kind.CONFLICT, "sandbox " + sandbox.name() + " already exists", e);
     }
     bridges.create(sandbox.name(), "default", physical, null, true, true, true);
+  }
+
+  /** The OVN fabric: networks live in the project itself, with the configured uplink as the only one allowed. */
+  private void createOvn(Sandbox sandbox) {
+    Map<String, String> cfg = Meta.restrictedProject();
+    cfg.put("features.networks", "true");
+    cfg.put("restricted.networks.uplinks", config.ovnUplink());
+    cfg.putAll(metadata(sandbox));
+    try {
+      client.projects().create(Meta.project(sandbox.name()), "agentcompute sandbox " + sandbox.name(), cfg);
+    } catch (IncusException.Conflict e) {
+      throw new BackendException(Kind.CONFLICT, "sandbox " + sandbox.name() + " already exists", e);
+    }
+    ovn.create(sandbox.name(), new NetworkSpec("default", NetworkKind.OVN, "", true, true, true), "");
   }
 
   private static Map<String, String> metadata(Sandbox sandbox) {
@@ -325,6 +366,14 @@ public final class IncusBackend implements ComputeBackend, AutoCloseable {
       bridges.delete(name, physical);
     }
     if (projectExists) {
+      IncusClient scoped = inSandbox(name);
+      for (dev.agentcompute.incus.Network network : ovn.owned(name)) {
+        ovn.delete(name, network.name());
+      }
+      if (!ovn.owned(name).isEmpty()) {
+        throw new BackendException(Kind.FAILED, "owned OVN networks still present in sandbox " + name);
+      }
+      OvnAcls.deleteOwned(scoped, name);
       IncusFailures.ignoreNotFound(() -> client.projects().delete(project));
     } else if (owned.isEmpty()) {
       throw new BackendException(Kind.NOT_FOUND, "sandbox " + name + " not found");
@@ -335,7 +384,8 @@ public final class IncusBackend implements ComputeBackend, AutoCloseable {
 
   @Override
   public List<Network> listNetworks(Sandbox sandbox) {
-    return translated(() -> bridges.list(sandbox.name()));
+    return translated(() -> sandbox.networkKind() == NetworkKind.OVN ? ovn.list(sandbox.name())
+        : bridges.list(sandbox.name()));
   }
 
   @Override
@@ -344,6 +394,12 @@ public final class IncusBackend implements ComputeBackend, AutoCloseable {
   }
 
   private Network addNetwork(Sandbox sandbox, NetworkSpec spec) {
+    if (spec.kind() == NetworkKind.OVN) {
+      String router = spec.cidr() == null || spec.cidr().isEmpty() ? ""
+          : OvnAddress.routerAddress(spec.cidr()).orElseThrow(() -> Errors.of("invalid cidr \"%s\"", spec.cidr()))
+              .toString();
+      return ovn.create(sandbox.name(), spec, router);
+    }
     String physical = bridges.freePhysicalName();
     updateProject(sandbox.name(), cfg -> {
       String previous = cfg.put(Meta.NETWORK_PREFIX + spec.name(), physical);
@@ -365,14 +421,17 @@ public final class IncusBackend implements ComputeBackend, AutoCloseable {
   }
 
   private void removeNetwork(Sandbox sandbox, String name) {
+    if (sandbox.networkKind() == NetworkKind.OVN) {
+      if (ovn.get(sandbox.name(), name).isEmpty()) {
+        throw Errors.networkNotFound(name, sandbox.name());
+      }
+      requireNoNics(sandbox, name);
+      ovn.delete(sandbox.name(), name);
+      return;
+    }
     String physical = bridges.physicalName(sandbox.name(), name)
         .orElseThrow(() -> Errors.networkNotFound(name, sandbox.name()));
-    for (Instance instance : listInstances(sandbox)) {
-      if (instance.nics().stream().anyMatch(nic -> nic.network().equals(name))) {
-        throw Errors.of(
-            "network \"%s\" still has attached NICs in sandbox \"%s\"", name, sandbox.name());
-      }
-    }
+    requireNoNics(sandbox, name);
     bridges.delete(sandbox.name(), physical);
     updateProject(sandbox.name(), cfg -> {
       cfg.remove(Meta.NETWORK_PREFIX + name);
@@ -383,6 +442,89 @@ public final class IncusBackend implements ComputeBackend, AutoCloseable {
         }
       }
       cfg.put("restricted.networks.access", String.join(",", access));
+    });
+  }
+
+  private void requireNoNics(Sandbox sandbox, String name) {
+    for (Instance instance : instances.list(sandbox)) {
+      if (instance.nics().stream().anyMatch(nic -> nic.network().equals(name))) {
+        throw Errors.of("network \"%s\" still has attached NICs in sandbox \"%s\"", name, sandbox.name());
+      }
+    }
+  }
+
+  /**
+   * The Incus name of a sandbox network: an OVN network's own (in the project), a bridge's reserved
+   * or tagged physical name.
+   */
+  Optional<String> physicalNetwork(Sandbox sandbox, String logical) {
+    if (sandbox.networkKind() == NetworkKind.OVN) {
+      return ovn.get(sandbox.name(), logical).map(dev.agentcompute.incus.Network::name);
+    }
+    String reserved = reservations(sandbox.name()).get(logical);
+    return reserved != null ? Optional.of(reserved) : bridges.physicalName(sandbox.name(), logical);
+  }
+
+  // ---- OVN fabric ------------------------------------------------------------------------------
+
+  private dev.agentcompute.incus.Network requireOvnNetwork(Sandbox sandbox, String name) {
+    return ovn.get(sandbox.name(), name).orElseThrow(() -> Errors.networkNotFound(name, sandbox.name()));
+  }
+
+  @Override
+  public void peer(Sandbox sandbox, String network, String peer) {
+    translated(() -> {
+      requireOvnNetwork(sandbox, network);
+      requireOvnNetwork(sandbox, peer);
+      ovn.peer(sandbox.name(), network, peer);
+    });
+  }
+
+  @Override
+  public String addAclRule(Sandbox sandbox, String network, AclRuleSpec rule) {
+    return translated(() -> {
+      requireOvnNetwork(sandbox, network);
+      return acls.add(inSandbox(sandbox.name()), network, rule);
+    });
+  }
+
+  @Override
+  public void removeAclRule(Sandbox sandbox, String network, String rule) {
+    translated(() -> {
+      requireOvnNetwork(sandbox, network);
+      acls.remove(inSandbox(sandbox.name()), sandbox.name(), network, rule);
+    });
+  }
+
+  @Override
+  public Forward forward(Sandbox sandbox, String network, String instance, int port, int listenPort,
+      String protocol) {
+    return translated(() -> {
+      dev.agentcompute.incus.Network net = requireOvnNetwork(sandbox, network);
+      if ("none".equals(net.config().getOrDefault("network", "none")) || !"true".equals(net.config().get("ipv4.nat"))) {
+        throw Errors.of("net.forward requires a NAT-enabled network; nat=false networks have no uplink");
+      }
+      Instance target = instances.get(sandbox, instance)
+          .orElseThrow(() -> Errors.instanceNotFound(instance, sandbox.name()));
+      Instance.Nic nic = target.nics().stream().filter(n -> n.network().equals(network)).findFirst()
+          .orElseThrow(() -> Errors.of("instance \"%s\" has no NIC on network \"%s\"", instance, network));
+      String address = OvnForwards.targetAddress(inSandbox(sandbox.name()), network, instance, nic.addresses())
+          .orElseThrow(() -> new BackendException(Kind.FAILED,
+              "instance " + instance + " has no address on network " + network));
+      return forwards.forward(sandbox.name(), network, address, port, listenPort, protocol);
+    });
+  }
+
+  @Override
+  public NetworkInspection inspect(Sandbox sandbox, String network) {
+    return translated(() -> {
+      requireOvnNetwork(sandbox, network);
+      IncusClient project = inSandbox(sandbox.name());
+      List<dev.agentcompute.incus.NetworkAcl.Rule> baseline = project.networkAcls().get(OvnAcls.BASELINE).egress();
+      dev.agentcompute.incus.NetworkAcl agent = project.networkAcls().get(OvnAcls.agentAclName(network));
+      List<dev.agentcompute.incus.NetworkAcl.Rule> agentRules = new ArrayList<>(agent.ingress());
+      agentRules.addAll(agent.egress());
+      return inspector.inspect(project, network, baseline, agentRules);
     });
   }
 

@@ -256,10 +256,8 @@ final class IncusInstances {
     devices.put("root", Map.of("type", "disk", "path", "/", "pool", config.storagePool(),
         "size", spec.diskGb() + "GiB"));
     if (!spec.network().equals(Names.NONE)) {
-      String physical = backend.reservations(sandbox.name()).get(spec.network());
-      if (physical == null) {
-        throw Errors.networkNotFound(spec.network(), sandbox.name());
-      }
+      String physical = backend.physicalNetwork(sandbox, spec.network())
+          .orElseThrow(() -> Errors.networkNotFound(spec.network(), sandbox.name()));
       devices.put("eth0", Map.of("type", "nic", "network", physical, "name", "eth0"));
     }
     Map<String, String> cfg = new LinkedHashMap<>();
@@ -614,7 +612,7 @@ final class IncusInstances {
     } else if (taken.contains(nicName)) {
       throw Errors.of("nic \"%s\" already exists on instance \"%s\"", nicName, instanceName);
     }
-    String physical = backend.bridges().physicalName(sandbox.name(), network)
+    String physical = backend.physicalNetwork(sandbox, network)
         .orElseThrow(() -> Errors.networkNotFound(network, sandbox.name()));
     Map<String, String> device = new LinkedHashMap<>();
     device.put("type", "nic");

@@ -1,0 +1,168 @@
+package dev.agentcompute.capabilities.compute.incus;
+
+import dev.agentcompute.capabilities.compute.BackendException;
+import dev.agentcompute.capabilities.compute.BackendException.Kind;
+import dev.agentcompute.capabilities.compute.Errors;
+import dev.agentcompute.capabilities.compute.Forward;
+import dev.agentcompute.capabilities.net.AddressRange;
+import dev.agentcompute.capabilities.net.Ipv4Cidr;
+import dev.agentcompute.incus.IncusClient;
+import dev.agentcompute.incus.IncusException;
+import dev.agentcompute.incus.NetworkAllocation;
+import dev.agentcompute.incus.NetworkForward;
+import dev.agentcompute.incus.NetworkLease;
+import dev.agentcompute.ovn.LoadBalancer;
+import dev.agentcompute.ovn.Nat;
+import dev.agentcompute.ovn.NbTable;
+import dev.agentcompute.ovn.OvnNorthbound;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Port forwards of OVN networks (spec §3.6). A network's forwards share one listen address: the first
+ * forward's, or the first free address of the configured range. Free means: in no Incus network
+ * allocation, no OVN router's uplink address and, when the northbound database is connected, no NAT
+ * rule's external IP and no load-balancer VIP. A creation whose outcome is uncertain is never followed
+ * by a second forward.
+ */
+final class OvnForwards {
+  private static final int ATTEMPTS = 8;
+
+  private final IncusClient client;
+  private final String ranges;
+  private final Optional<OvnNorthbound> northbound;
+  private final ReentrantLock allocation = new ReentrantLock();
+
+  OvnForwards(IncusClient client, String ranges, Optional<OvnNorthbound> northbound) {
+    this.client = client;
+    this.ranges = ranges;
+    this.northbound = northbound;
+  }
+
+  Forward forward(String sandbox, String network, String targetAddress, int port, int listenPort, String protocol) {
+    IncusClient project = client.inProject(Meta.project(sandbox));
+    NetworkForward.Port rule = new NetworkForward.Port("", protocol, Integer.toString(listenPort),
+        Integer.toString(port), targetAddress);
+    List<NetworkForward> existing = project.networks().forwards(network);
+    if (!existing.isEmpty()) {
+      NetworkForward first = existing.getFirst();
+      for (NetworkForward.Port p : first.ports()) {
+        if (protocol.equals(p.protocol()) && Integer.toString(listenPort).equals(p.listenPort())) {
+          throw new BackendException(Kind.FAILED, "listen port " + listenPort + "/" + protocol
+              + " is already forwarded on " + first.listenAddress());
+        }
+      }
+      List<NetworkForward.Port> ports = new ArrayList<>(first.ports());
+      ports.add(rule);
+      project.networks().updateForward(network, first.withPorts(ports));
+      return new Forward(first.listenAddress(), listenPort);
+    }
+    AddressRange range = AddressRange.parse(ranges)
+        .orElseThrow(() -> new BackendException(Kind.FAILED, "no OVN range is configured for forwards"));
+    allocation.lock();
+    try {
+      Set<String> skipped = new HashSet<>();
+      for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+        Set<String> used = usedAddresses();
+        used.addAll(skipped);
+        String address = range.firstFree(used)
+            .orElseThrow(() -> Errors.of("no free address remains in the OVN range"));
+        Map<String, String> config = new LinkedHashMap<>(Meta.tags(sandbox, network));
+        try {
+          project.networks().createForward(network,
+              new NetworkForward(address, "agentcompute forward", config, List.of(rule), null));
+          return new Forward(address, listenPort);
+        } catch (IncusException failure) {
+          List<NetworkForward> after;
+          try {
+            after = project.networks().forwards(network);
+          } catch (IncusException listing) {
+            throw failure;
+          }
+          if (!after.isEmpty() || !usedAddresses().contains(address)) {
+            throw failure; // possibly created, or failed for another reason: never a second forward
+          }
+          skipped.add(address); // someone else took it meanwhile: try the next one
+        }
+      }
+      throw new BackendException(Kind.FAILED, "no forward address could be taken in " + ATTEMPTS + " attempts");
+    } finally {
+      allocation.unlock();
+    }
+  }
+
+  /** Every IPv4 address in use on the uplink side, from Incus and from the northbound database. */
+  Set<String> usedAddresses() {
+    Set<String> used = new HashSet<>();
+    for (NetworkAllocation allocation : client.networks().allocations(true)) {
+      addAddress(used, allocation.address());
+    }
+    for (dev.agentcompute.incus.Network network : client.networks().listAllProjects()) {
+      if ("ovn".equals(network.type())) {
+        addAddress(used, network.config().getOrDefault("volatile.network.ipv4.address", ""));
+      }
+    }
+    northbound.filter(OvnNorthbound::isConnected).ifPresent(nb -> used.addAll(northboundAddresses(nb)));
+    return used;
+  }
+
+  /** External IPs of NAT rules and the addresses of load-balancer VIPs ({@code ip:port} or {@code ip}). */
+  static Set<String> northboundAddresses(OvnNorthbound nb) {
+    Set<String> used = new HashSet<>();
+    for (Nat nat : nb.list(NbTable.NAT)) {
+      addAddress(used, nat.externalIp());
+    }
+    for (LoadBalancer lb : nb.list(NbTable.LOAD_BALANCER)) {
+      for (String vip : lb.vips().keySet()) {
+        int colon = vip.lastIndexOf(':');
+        addAddress(used, colon > 0 && vip.indexOf(':') == colon ? vip.substring(0, colon) : vip);
+      }
+    }
+    return used;
+  }
+
+  private static void addAddress(Set<String> used, String value) {
+    if (value == null || value.isBlank()) {
+      return;
+    }
+    String text = value.trim();
+    Optional<Ipv4Cidr> cidr = Ipv4Cidr.parse(text);
+    if (cidr.isPresent()) {
+      if (cidr.get().prefix() == 32) {
+        used.add(cidr.get().addressText());
+      } else {
+        AddressRange.parse(text).ifPresent(r -> {
+          for (long a = r.first(); a <= r.last() && a - r.first() < 65536; a++) {
+            used.add(((a >>> 24) & 255) + "." + ((a >>> 16) & 255) + "." + ((a >>> 8) & 255) + "." + (a & 255));
+          }
+        });
+      }
+      return;
+    }
+    if (Ipv4Cidr.parseAddress(text).isPresent()) {
+      used.add(text);
+    }
+  }
+
+  /** The instance's first IPv4 on the network's NIC, else its DHCP lease on the network. */
+  static Optional<String> targetAddress(IncusClient project, String network, String instance, List<String> nicAddresses) {
+    for (String address : nicAddresses) {
+      if (Ipv4Cidr.parseAddress(address).isPresent()) {
+        return Optional.of(address);
+      }
+    }
+    for (NetworkLease lease : project.networks().leases(network)) {
+      if (instance.equals(lease.hostname()) && lease.address() != null
+          && Ipv4Cidr.parseAddress(lease.address()).isPresent()) {
+        return Optional.of(lease.address());
+      }
+    }
+    return Optional.empty();
+  }
+}

@@ -1,0 +1,410 @@
+package dev.agentcompute.capabilities.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.agentcompute.capabilities.CapabilityDefinition;
+import dev.agentcompute.capabilities.ComputeRuntime;
+import dev.agentcompute.capabilities.compute.AgentFacingException;
+import dev.agentcompute.capabilities.compute.ComputeService;
+import dev.agentcompute.capabilities.compute.ExecRequest;
+import dev.agentcompute.capabilities.compute.ExecResult;
+import dev.agentcompute.capabilities.compute.Instance;
+import dev.agentcompute.capabilities.compute.Network;
+import dev.agentcompute.capabilities.compute.NetworkSpec;
+import dev.agentcompute.capabilities.compute.Sandbox;
+import dev.agentcompute.capabilities.config.ComputeConfig;
+import dev.agentcompute.capabilities.instance.InstanceCapabilities;
+import dev.agentcompute.capabilities.net.Ipv4Cidr;
+import dev.agentcompute.capabilities.net.NetworkKind;
+import dev.agentcompute.capabilities.net.OvnNetCapabilities;
+import dev.agentcompute.capabilities.net.SubnetPool;
+import dev.agentcompute.incus.IncusClient;
+import dev.agentcompute.incus.IncusException;
+import dev.agentcompute.ovn.OvnNorthbound;
+import dev.agentcompute.ovn.OvsdbEndpoint;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * The OVN fabric on the real stack ({@code dev/ovn-stack up}): two OVN sandboxes with busybox
+ * containers, isolation, peering, agent ACLs over the immutable baseline, a forward reached from the
+ * host, nat=false isolation and net.inspect against the northbound database. Skips when the stack
+ * (the Incus network {@code ovn-uplink}) is not up. Traffic goes only between these containers and
+ * the host's uplink bridge.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class OvnFabricIT {
+  private static final String UPLINK = "ovn-uplink";
+  private static final String OPERATOR = "operator";
+
+  private static IncusClient incus;
+  private static OvnNorthbound northbound;
+  private static ComputeRuntime runtime;
+  private static ComputeService service;
+  private static List<CapabilityDefinition<?, ?>> caps;
+  private static final List<String> sandboxes = new ArrayList<>();
+  private static final List<String> routes = new ArrayList<>();
+  private static String a;
+  private static String b;
+  private static String sideCidr;
+  private static String isoCidr;
+  /** A protected range of the test: the subnet of a network of sandbox A ("vault"). */
+  private static String vaultCidr;
+
+  @BeforeAll
+  static void start() {
+    incus = IncusClient.unixSocket(IncusHarness.socket()).operationTimeout(Duration.ofMinutes(5)).build();
+    boolean uplink;
+    try {
+      uplink = "physical".equals(incus.networks().get(UPLINK).type());
+    } catch (IncusException e) {
+      uplink = false;
+    }
+    if (!uplink) {
+      incus.close();
+      Assumptions.abort("the OVN stack is not up (no Incus network " + UPLINK + "): run dev/ovn-stack up");
+    }
+    northbound = OvnNorthbound.connect(OvsdbEndpoint.parse(nbEndpoint()));
+    int x = ThreadLocalRandom.current().nextInt(32, 200); // also picks this run's part of the forward range
+    sideCidr = "10.212." + x + ".0/24";
+    isoCidr = "10.212." + (x + 1) + ".0/24";
+    vaultCidr = "10.212." + (x + 2) + ".0/24";
+    List<Ipv4Cidr> protectedRanges = new ArrayList<>(ComputeConfig.defaults().protectedRanges());
+    protectedRanges.add(Ipv4Cidr.parse(vaultCidr).orElseThrow());
+    ComputeConfig config = IncusHarness.config()
+        .withDefaultNetworkKind(NetworkKind.OVN)
+        .withOvnUplink(UPLINK)
+        .withOvnRanges("10.90.1." + (x - 16) + "-10.90.1." + (x + 40))
+        .withProtectedRanges(protectedRanges)
+        .withBridgeSubnets(SubnetPool.parse("10.212.0.0/16", 24));
+    runtime = ComputeRuntime.startIncus(config, incus, northbound);
+    service = runtime.service();
+    caps = runtime.capabilities();
+    a = newSandbox();
+    b = newSandbox();
+  }
+
+  private static String nbEndpoint() {
+    String env = System.getenv("AGENTCOMPUTE_OVN_NB_UNIX");
+    if (env != null && !env.isEmpty()) {
+      return env.startsWith("unix:") ? env : "unix:" + env;
+    }
+    return "unix:" + IncusHarness.root().resolve(".state/ovn/ovnnb_db.sock");
+  }
+
+  private static String newSandbox() {
+    String name = IncusHarness.uniqueName("itovn");
+    sandboxes.add(name);
+    service.createSandbox(OPERATOR, name, "", 60, false);
+    return name;
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (runtime == null) {
+      return;
+    }
+    try {
+      for (String route : routes) {
+        run("ip", "route", "del", route);
+      }
+      for (String sandbox : sandboxes) {
+        try {
+          service.deleteSandbox(sandbox);
+        } catch (RuntimeException e) {
+          System.err.println("cleanup of " + sandbox + " failed: " + e);
+        }
+      }
+      for (String sandbox : sandboxes) {
+        assertThat(service.backend().getSandbox(sandbox)).as("sandbox %s is gone", sandbox).isEmpty();
+      }
+    } finally {
+      runtime.close();
+      northbound.close();
+      incus.close();
+    }
+  }
+
+  // ---- helpers ---------------------------------------------------------------------------------
+
+  private static <O> O call(String name, Record input) {
+    return IncusHarness.call(caps, OPERATOR, name, input);
+  }
+
+  private static void container(String sandbox, String name, String network) {
+    call("instance.create", new InstanceCapabilities.CreateInput(sandbox, name, "busybox", Optional.empty(),
+        OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(), Optional.of(network), Optional.empty(),
+        Optional.empty()));
+  }
+
+  /** The container's IPv4 on the NIC of {@code network}, waiting for DHCP. */
+  private static String address(String sandbox, String instance, String network) throws InterruptedException {
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+    while (System.nanoTime() < end) {
+      Optional<Instance> found = service.backend().getInstance(service.requireSandbox(sandbox), instance);
+      Optional<String> ip = found.flatMap(i -> i.nics().stream().filter(n -> n.network().equals(network))
+          .flatMap(n -> n.addresses().stream()).filter(s -> Ipv4Cidr.parseAddress(s).isPresent()).findFirst());
+      if (ip.isPresent()) {
+        return ip.get();
+      }
+      Thread.sleep(500);
+    }
+    throw new AssertionError("no IPv4 on " + instance + "/" + network + " after 90 s");
+  }
+
+  private static ExecResult exec(String sandbox, String instance, String script) {
+    return service.exec(sandbox, instance, new ExecRequest(List.of("sh", "-c", script), Map.of(), "", -1, "",
+        Duration.ofSeconds(30)));
+  }
+
+  /** One ping of 1 s: true when answered. */
+  private static boolean ping(String sandbox, String instance, String target) {
+    return exec(sandbox, instance, "ping -c 1 -W 1 " + target).exitCode() == 0;
+  }
+
+  /** Waits up to {@code seconds} for ping to give {@code expected}; returns the last result. */
+  private static boolean pingBecomes(String sandbox, String instance, String target, boolean expected, int seconds) {
+    boolean last = !expected;
+    for (int i = 0; i < seconds; i++) {
+      last = ping(sandbox, instance, target);
+      if (last == expected) {
+        return last;
+      }
+    }
+    return last;
+  }
+
+  private static String run(String... command) throws IOException, InterruptedException {
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
+      throw new IllegalStateException(String.join(" ", command) + " failed: " + out);
+    }
+    return out;
+  }
+
+  private static void fails(Runnable call, String message) {
+    assertThatThrownBy(call::run).isInstanceOf(AgentFacingException.class).hasMessage(message);
+  }
+
+  // ---- tests -----------------------------------------------------------------------------------
+
+  @Test
+  @Order(1)
+  void sandboxesGetOvnDefaultNetworksFromThePool() {
+    Sandbox sandbox = service.requireSandbox(a);
+    assertThat(sandbox.networkKind()).isEqualTo(NetworkKind.OVN);
+    Network network = service.getNetwork(a, "default");
+    assertThat(network.kind()).isEqualTo("ovn");
+    assertThat(network.cidr()).startsWith("10.212.").endsWith(".1/24");
+    var incusNet = incus.inProject("ac-" + a).networks().get("default");
+    assertThat(incusNet.config()).containsEntry("network", UPLINK).containsEntry("ipv4.nat", "true")
+        .containsEntry("security.acls.default.egress.action", "allow");
+    assertThat(incusNet.config().get("security.acls")).startsWith("baseline,agent-");
+    assertThat(service.getNetwork(b, "default").cidr()).isNotEqualTo(network.cidr());
+    Network side = service.createNetwork(a, new NetworkSpec("side", NetworkKind.OVN, sideCidr, true, true, true));
+    assertThat(side.cidr()).isEqualTo(sideCidr.replace(".0/24", ".1/24"));
+    // An identical re-create returns the network; a different setting is refused.
+    assertThat(service.createNetwork(a, new NetworkSpec("side", NetworkKind.OVN, sideCidr, true, true, true)))
+        .isEqualTo(side);
+    fails(() -> service.createNetwork(a, new NetworkSpec("side", NetworkKind.OVN, sideCidr, true, false, true)),
+        "network \"side\" already exists with a different network setting; delete it before recreating it");
+    assertThat(service.listNetworks(a)).extracting(Network::name).containsExactlyInAnyOrder("default", "side");
+  }
+
+  @Test
+  @Order(2)
+  void isolationPeeringAndAcls() throws Exception {
+    container(a, "a1", "default");
+    container(a, "a2", "side");
+    container(b, "b1", "default");
+    String a1 = address(a, "a1", "default");
+    String a2 = address(a, "a2", "side");
+    String b1 = address(b, "b1", "default");
+    String gateway = service.getNetwork(a, "default").gateway();
+    assertThat(pingBecomes(a, "a1", gateway, true, 20)).as("a1 reaches its router").isTrue();
+
+    assertThat(ping(a, "a1", b1)).as("sandbox A cannot reach sandbox B").isFalse();
+    assertThat(ping(b, "b1", a1)).as("sandbox B cannot reach sandbox A").isFalse();
+    assertThat(ping(a, "a1", a2)).as("two networks of one sandbox, not peered").isFalse();
+
+    service.peer(a, "default", "side");
+    service.peer(a, "side", "default"); // idempotent, either order
+    assertThat(incus.inProject("ac-" + a).networks().peers("default")).extracting(p -> p.name())
+        .containsExactly("side");
+    assertThat(incus.inProject("ac-" + a).networks().peers("side")).extracting(p -> p.name())
+        .containsExactly("default");
+    assertThat(pingBecomes(a, "a1", a2, true, 20)).as("peered networks reach each other").isTrue();
+    assertThat(ping(a, "a2", a1)).isTrue();
+    assertThat(ping(a, "a1", b1)).as("peering does not open other sandboxes").isFalse();
+
+    String rule = service.addAclRule(a, "default", "egress", "drop", "icmp", "", a2 + "/32", "");
+    assertThat(rule).matches("r-[0-9a-f]{16}");
+    assertThat(pingBecomes(a, "a1", a2, false, 10)).as("the drop blocks what flowed before").isFalse();
+    assertThat(inspect(a, "default").rules()).anySatisfy(r -> {
+      assertThat(r.acl()).isEqualTo("agent");
+      assertThat(r.id()).isEqualTo(rule);
+      assertThat(r.action()).isEqualTo("drop");
+      assertThat(r.match()).contains(a2);
+    });
+    service.removeAclRule(a, "default", rule);
+    assertThat(pingBecomes(a, "a1", a2, true, 20)).as("removing the drop restores traffic").isTrue();
+    assertThat(inspect(a, "default").rules()).noneMatch(r -> r.id().equals(rule));
+    fails(() -> service.removeAclRule(a, "default", rule),
+        "rule \"" + rule + "\" not found on network \"default\" in sandbox \"" + a + "\"");
+  }
+
+  @Test
+  @Order(3)
+  void baselineCannotBeRemovedNorOverridden() throws Exception {
+    // The vault network's subnet is a protected range of this runtime: the baseline drops egress to it.
+    service.createNetwork(a, new NetworkSpec("vault", NetworkKind.OVN, vaultCidr, true, true, true));
+    container(a, "v1", "vault");
+    String v1 = address(a, "v1", "vault");
+    service.peer(a, "default", "vault");
+    assertThat(pingBecomes(a, "a1", v1, true, 8)).as("the baseline drops egress into a protected range").isFalse();
+    fails(() -> service.removeAclRule(a, "default", "baseline-egress-mgmt"),
+        "rule \"baseline-egress-mgmt\" is a baseline ACL and cannot be removed");
+    fails(() -> service.removeAclRule(a, "default", "baseline-egress-oob"),
+        "rule \"baseline-egress-oob\" is a baseline ACL and cannot be removed");
+    for (String dst : List.of(v1, vaultCidr, "10.212.0.0/16", "10.10.10.0/24", "10.10.70.20")) {
+      fails(() -> service.addAclRule(a, "default", "egress", "allow", "", "", dst, ""),
+          "allow requires an explicit destination outside management and OOB ranges");
+    }
+    // A drop can still be added; the baseline's rows stay above the agent's allows in OVN.
+    var inspection = inspect(a, "default");
+    assertThat(inspection.rules()).extracting(OvnNetCapabilities.RuleView::id)
+        .contains("baseline-egress-mgmt", "baseline-egress-oob");
+    assertThat(inspection.rules()).anySatisfy(r -> {
+      assertThat(r.acl()).isEqualTo("baseline");
+      assertThat(r.action()).isEqualTo("drop");
+      assertThat(r.match()).contains(vaultCidr);
+    });
+    assertThat(ping(a, "a1", v1)).isFalse();
+  }
+
+  @Test
+  @Order(4)
+  void inspectReportsExactlyTheRulesInEffect() throws Exception {
+    String added = service.addAclRule(a, "default", "egress", "allow", "tcp", "", "10.90.1.0/24", "8080");
+    OvnNetCapabilities.InspectOutput inspection = inspect(a, "default");
+    List<Long> priorities = inspection.rules().stream().map(OvnNetCapabilities.RuleView::priority).toList();
+    assertThat(priorities).isSortedAccordingTo((x, y) -> Long.compare(y, x));
+    assertThat(inspection.rules()).filteredOn(r -> !r.id().isEmpty()).extracting(OvnNetCapabilities.RuleView::id)
+        .containsExactlyInAnyOrder("baseline-egress-mgmt", "baseline-egress-oob", "baseline-egress-2", added);
+    OvnNetCapabilities.RuleView allow = inspection.rules().stream().filter(r -> r.id().equals(added)).findFirst()
+        .orElseThrow();
+    assertThat(allow.match()).contains("10.90.1.0/24").contains("8080");
+    long maxBaselineDrop = inspection.rules().stream().filter(r -> r.acl().equals("baseline") && !r.id().isEmpty())
+        .mapToLong(OvnNetCapabilities.RuleView::priority).min().orElseThrow();
+    assertThat(maxBaselineDrop).as("baseline drops outrank agent allows").isGreaterThan(allow.priority());
+    // Exactly the rows of the two ACLs' port groups, as the database holds them.
+    assertThat(inspection.logical_switch()).startsWith("incus-net").endsWith("-ls-int");
+    String a1 = address(a, "a1", "default");
+    assertThat(inspection.ports()).anySatisfy(p -> {
+      assertThat(p.type()).isEmpty();
+      assertThat(String.join(" ", p.addresses())).contains(a1);
+    });
+    assertThat(inspection.ports()).anySatisfy(p -> assertThat(p.type()).isEqualTo("router"));
+    service.removeAclRule(a, "default", added);
+    assertThat(inspect(a, "default").rules()).hasSize(inspection.rules().size() - 1);
+  }
+
+  @Test
+  @Order(5)
+  void forwardReachesAContainerPortFromTheHost() throws Exception {
+    // TCP over the userspace datapath needs TX checksum offload off in the container (docs/ovn.md).
+    long pid = incus.inProject("ac-" + a).instances().state("a1").pid();
+    run("nsenter", "-t", Long.toString(pid), "-n", "ethtool", "-K", "eth0", "tx", "off");
+    // setsid: the server must outlive the exec session.
+    exec(a, "a1", "setsid sh -c 'while true; do echo hello-from-a1 | nc -l -p 8080; done' </dev/null >/dev/null 2>&1 &");
+    OvnNetCapabilities.ForwardOutput forward = call("net.forward", new OvnNetCapabilities.ForwardInput(a, "default",
+        "a1", 8080, OptionalLong.of(18080), Optional.empty()));
+    assertThat(forward.port()).isEqualTo(18080);
+    assertThat(forward.address()).startsWith("10.90.1.");
+    String uplinkAddress = incus.inProject("ac-" + a).networks().get("default").config()
+        .get("volatile.network.ipv4.address");
+    String route = forward.address() + "/32";
+    routes.add(route);
+    run("ip", "route", "replace", route, "via", uplinkAddress, "dev", "acovnup0");
+    assertThat(readBanner(forward.address(), 18080)).isEqualTo("hello-from-a1");
+
+    // A second forward on the network reuses the address; the same listen port again is refused.
+    OvnNetCapabilities.ForwardOutput second = call("net.forward", new OvnNetCapabilities.ForwardInput(a, "default",
+        "a1", 8080, OptionalLong.of(18081), Optional.empty()));
+    assertThat(second.address()).isEqualTo(forward.address());
+    assertThatThrownBy(() -> call("net.forward", new OvnNetCapabilities.ForwardInput(a, "default", "a1", 8080,
+        OptionalLong.of(18081), Optional.empty()))).hasMessageContaining("already forwarded");
+    fails(() -> service.forward(a, "side", "a1", 80, null, "tcp"), "instance \"a1\" has no NIC on network \"side\"");
+    fails(() -> service.forward(a, "default", "ghost", 80, null, "tcp"), "instance \"ghost\" not found in sandbox \"" + a + "\"");
+    fails(() -> service.forward(a, "nowhere", "a1", 80, null, "tcp"), "network \"nowhere\" not found in sandbox \"" + a + "\"");
+  }
+
+  private static String readBanner(String address, int port) throws InterruptedException {
+    AssertionError last = null;
+    for (int attempt = 0; attempt < 20; attempt++) {
+      try (Socket socket = new Socket()) {
+        socket.connect(new InetSocketAddress(address, port), 2000);
+        socket.setSoTimeout(3000);
+        InputStream in = socket.getInputStream();
+        String text = new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
+        if (!text.isEmpty()) {
+          return text;
+        }
+      } catch (IOException e) {
+        last = new AssertionError("connect to " + address + ":" + port + " failed", e);
+      }
+      Thread.sleep(500);
+    }
+    throw last != null ? last : new AssertionError("no banner from " + address + ":" + port);
+  }
+
+  @Test
+  @Order(6)
+  void natFalseNetworksHaveNoUplinkAndRefuseForwards() {
+    Network iso = service.createNetwork(a, new NetworkSpec("iso", NetworkKind.OVN, isoCidr, true, false, true));
+    assertThat(iso.cidr()).isEqualTo(isoCidr.replace(".0/24", ".1/24"));
+    var config = incus.inProject("ac-" + a).networks().get("iso").config();
+    assertThat(config).containsEntry("network", "none").containsEntry("ipv4.nat", "false");
+    assertThat(config.getOrDefault("volatile.network.ipv4.address", "")).isEmpty();
+    fails(() -> service.forward(a, "iso", "a1", 80, null, "tcp"),
+        "net.forward requires a NAT-enabled network; nat=false networks have no uplink");
+  }
+
+  @Test
+  @Order(7)
+  void deleteRules() {
+    fails(() -> service.deleteNetwork(a, "side"), "network \"side\" still has attached NICs in sandbox \"" + a + "\"");
+    service.deleteNetwork(a, "iso");
+    assertThat(service.listNetworks(a)).extracting(Network::name).doesNotContain("iso");
+    assertThat(incus.inProject("ac-" + a).networkAcls().list()).extracting(acl -> acl.config().get("user.agentcompute.name"))
+        .as("the agent ACL of a deleted network is deleted with it").doesNotContain("iso").contains("side", "baseline");
+    fails(() -> service.deleteNetwork(a, "iso"), "network \"iso\" not found in sandbox \"" + a + "\"");
+    fails(() -> service.getNetwork(a, "iso"), "network \"iso\" not found in sandbox \"" + a + "\"");
+    fails(() -> service.createNetwork(a, new NetworkSpec("x", NetworkKind.OVN, "10.1.1.1/32", true, true, true)),
+        "invalid cidr \"10.1.1.1/32\"");
+  }
+
+  private static OvnNetCapabilities.InspectOutput inspect(String sandbox, String network) {
+    return call("net.inspect", new OvnNetCapabilities.InspectInput(sandbox, network));
+  }
+}
