@@ -21,7 +21,11 @@ import dev.agentcompute.capabilities.net.OvnNetCapabilities;
 import dev.agentcompute.capabilities.net.SubnetPool;
 import dev.agentcompute.incus.IncusClient;
 import dev.agentcompute.incus.IncusException;
+import dev.agentcompute.capabilities.compute.incus.IncusBackend;
+import dev.agentcompute.ovn.Condition;
+import dev.agentcompute.ovn.Operation;
 import dev.agentcompute.ovn.OvnNorthbound;
+import dev.agentcompute.ovn.OvsdbOptions;
 import dev.agentcompute.ovn.OvsdbEndpoint;
 import java.io.IOException;
 import java.io.InputStream;
@@ -69,6 +73,9 @@ class OvnFabricIT {
   private static String isoCidr;
   /** A protected range of the test: the subnet of a network of sandbox A ("vault"). */
   private static String vaultCidr;
+  /** This run's forward range is 10.90.1.{rangeStart}-10.90.1.{rangeStart + 56}. */
+  private static int rangeStart;
+  private static final String NB_ROWS = IncusHarness.uniqueName("it-acfwd");
 
   @BeforeAll
   static void start() {
@@ -85,6 +92,7 @@ class OvnFabricIT {
     }
     northbound = OvnNorthbound.connect(OvsdbEndpoint.parse(nbEndpoint()));
     int x = ThreadLocalRandom.current().nextInt(32, 200); // also picks this run's part of the forward range
+    rangeStart = x - 16;
     sideCidr = "10.212." + x + ".0/24";
     isoCidr = "10.212." + (x + 1) + ".0/24";
     vaultCidr = "10.212." + (x + 2) + ".0/24";
@@ -124,6 +132,8 @@ class OvnFabricIT {
       return;
     }
     try {
+      northbound.transact(Operation.delete("Load_Balancer").where(Condition.eq("name", NB_ROWS)),
+          Operation.delete("Logical_Router").where(Condition.eq("name", NB_ROWS)));
       for (String route : routes) {
         run("ip", "route", "del", route);
       }
@@ -332,6 +342,15 @@ class OvnFabricIT {
   @Test
   @Order(5)
   void forwardReachesAContainerPortFromTheHost() throws Exception {
+    // Addresses the northbound database holds outside Incus: a load-balancer VIP and a NAT rule take
+    // the first two addresses of the range, so the forward gets the third.
+    Operation.Insert nat = Operation.insert("NAT").value("type", "dnat_and_snat")
+        .value("external_ip", "10.90.1." + (rangeStart + 1)).value("logical_ip", "10.212.250.9").uuidName("itnat");
+    northbound.transact(
+        Operation.insert("Load_Balancer").value("name", NB_ROWS)
+            .value("vips", Map.of("10.90.1." + rangeStart + ":80", "10.212.250.9:80")),
+        nat,
+        Operation.insert("Logical_Router").value("name", NB_ROWS).value("nat", java.util.Set.of(nat.ref())));
     // TCP over the userspace datapath needs TX checksum offload off in the container (docs/ovn.md).
     long pid = incus.inProject("ac-" + a).instances().state("a1").pid();
     run("nsenter", "-t", Long.toString(pid), "-n", "ethtool", "-K", "eth0", "tx", "off");
@@ -340,7 +359,7 @@ class OvnFabricIT {
     OvnNetCapabilities.ForwardOutput forward = call("net.forward", new OvnNetCapabilities.ForwardInput(a, "default",
         "a1", 8080, OptionalLong.of(18080), Optional.empty()));
     assertThat(forward.port()).isEqualTo(18080);
-    assertThat(forward.address()).startsWith("10.90.1.");
+    assertThat(forward.address()).isEqualTo("10.90.1." + (rangeStart + 2));
     String uplinkAddress = incus.inProject("ac-" + a).networks().get("default").config()
         .get("volatile.network.ipv4.address");
     String route = forward.address() + "/32";
@@ -402,6 +421,30 @@ class OvnFabricIT {
     fails(() -> service.getNetwork(a, "iso"), "network \"iso\" not found in sandbox \"" + a + "\"");
     fails(() -> service.createNetwork(a, new NetworkSpec("x", NetworkKind.OVN, "10.1.1.1/32", true, true, true)),
         "invalid cidr \"10.1.1.1/32\"");
+  }
+
+  @Test
+  @Order(8)
+  void attachAndDetachOnOvnNetworks() throws Exception {
+    Instance.Nic nic = service.attach(a, "a2", "default", "", "", "");
+    assertThat(nic.name()).isEqualTo("eth1");
+    Instance a2 = service.backend().getInstance(service.requireSandbox(a), "a2").orElseThrow();
+    assertThat(a2.nics()).extracting(Instance.Nic::network).containsExactlyInAnyOrder("side", "default");
+    fails(() -> service.attach(a, "a2", "default", "eth1", "", ""), "nic \"eth1\" already exists on instance \"a2\"");
+    fails(() -> service.attach(a, "a2", "nowhere", "", "", ""), "network \"nowhere\" not found in sandbox \"" + a + "\"");
+    service.detach(a, "a2", "eth1");
+    fails(() -> service.detach(a, "a2", "eth1"), "nic \"eth1\" not found on instance \"a2\" in sandbox \"" + a + "\"");
+  }
+
+  @Test
+  @Order(9)
+  void readinessIncludesTheNorthboundConnection() {
+    assertThat(runtime.ready()).isTrue();
+    try (OvnNorthbound dead = OvnNorthbound.start(
+        OvsdbEndpoint.parse("unix:" + IncusHarness.root().resolve(".state/ovn/no-such-nb.sock")), OvsdbOptions.defaults());
+        IncusBackend backend = IncusBackend.over(incus, runtime.service().config(), dead)) {
+      assertThat(backend.ready()).as("incusd answers but the northbound database does not").isFalse();
+    }
   }
 
   private static OvnNetCapabilities.InspectOutput inspect(String sandbox, String network) {
