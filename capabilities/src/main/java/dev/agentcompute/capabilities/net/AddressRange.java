@@ -1,6 +1,8 @@
 package dev.agentcompute.capabilities.net;
 
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -37,6 +39,22 @@ public record AddressRange(long first, long last) {
       }
     }
     return Optional.empty();
+  }
+
+  /** The addresses both ranges hold, if any. */
+  public Optional<AddressRange> intersection(AddressRange other) {
+    long from = Math.max(first, other.first);
+    long to = Math.min(last, other.last);
+    return from <= to ? Optional.of(new AddressRange(from, to)) : Optional.empty();
+  }
+
+  /** Every address of the range as a dotted quad (ranges from configuration are small). */
+  public List<String> addresses() {
+    List<String> result = new ArrayList<>();
+    for (long a = first; a <= last; a++) {
+      result.add(text(a));
+    }
+    return result;
   }
 
   private static long unsigned(int address) {

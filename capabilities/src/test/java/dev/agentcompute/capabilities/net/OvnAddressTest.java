@@ -27,6 +27,11 @@ class OvnAddressTest {
     assertThat(pair.firstFree(List.of("10.90.0.100", "10.90.0.101", "10.90.0.102"))).isEmpty();
     assertThat(AddressRange.parse("10.0.0.9-10.0.0.1")).isEmpty();
     assertThat(AddressRange.parse("")).isEmpty();
+    assertThat(pair.intersection(AddressRange.parse("10.90.0.0/24").orElseThrow()).orElseThrow().addresses())
+        .containsExactly("10.90.0.100", "10.90.0.101", "10.90.0.102");
+    assertThat(pair.intersection(AddressRange.parse("10.90.0.101/32").orElseThrow()).orElseThrow().addresses())
+        .containsExactly("10.90.0.101");
+    assertThat(pair.intersection(AddressRange.parse("10.91.0.0/16").orElseThrow())).isEmpty();
     assertThat(AddressRange.parse("255.255.255.254/31").orElseThrow().firstFree(List.of("255.255.255.254")))
         .contains("255.255.255.255");
   }

@@ -69,7 +69,7 @@ final class OvnForwards {
     try {
       Set<String> skipped = new HashSet<>();
       for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-        Set<String> used = usedAddresses();
+        Set<String> used = usedAddresses(range);
         used.addAll(skipped);
         String address = range.firstFree(used)
             .orElseThrow(() -> Errors.of("no free address remains in the OVN range"));
@@ -85,7 +85,7 @@ final class OvnForwards {
           } catch (IncusException listing) {
             throw failure;
           }
-          if (!after.isEmpty() || !usedAddresses().contains(address)) {
+          if (!after.isEmpty() || !usedAddresses(range).contains(address)) {
             throw failure; // possibly created, or failed for another reason: never a second forward
           }
           skipped.add(address); // someone else took it meanwhile: try the next one
@@ -97,57 +97,45 @@ final class OvnForwards {
     }
   }
 
-  /** Every IPv4 address in use on the uplink side, from Incus and from the northbound database. */
-  Set<String> usedAddresses() {
+  /** The addresses of {@code range} in use, from Incus and from the northbound database. */
+  Set<String> usedAddresses(AddressRange range) {
     Set<String> used = new HashSet<>();
     for (NetworkAllocation allocation : client.networks().allocations(true)) {
-      addAddress(used, allocation.address());
+      addAddress(used, allocation.address(), range);
     }
     for (dev.agentcompute.incus.Network network : client.networks().listAllProjects()) {
       if ("ovn".equals(network.type())) {
-        addAddress(used, network.config().getOrDefault("volatile.network.ipv4.address", ""));
+        addAddress(used, network.config().getOrDefault("volatile.network.ipv4.address", ""), range);
       }
     }
-    northbound.filter(OvnNorthbound::isConnected).ifPresent(nb -> used.addAll(northboundAddresses(nb)));
+    northbound.filter(OvnNorthbound::isConnected).ifPresent(nb -> used.addAll(northboundAddresses(nb, range)));
     return used;
   }
 
   /** External IPs of NAT rules and the addresses of load-balancer VIPs ({@code ip:port} or {@code ip}). */
-  static Set<String> northboundAddresses(OvnNorthbound nb) {
+  static Set<String> northboundAddresses(OvnNorthbound nb, AddressRange range) {
     Set<String> used = new HashSet<>();
     for (Nat nat : nb.list(NbTable.NAT)) {
-      addAddress(used, nat.externalIp());
+      addAddress(used, nat.externalIp(), range);
     }
     for (LoadBalancer lb : nb.list(NbTable.LOAD_BALANCER)) {
       for (String vip : lb.vips().keySet()) {
         int colon = vip.lastIndexOf(':');
-        addAddress(used, colon > 0 && vip.indexOf(':') == colon ? vip.substring(0, colon) : vip);
+        addAddress(used, colon > 0 && vip.indexOf(':') == colon ? vip.substring(0, colon) : vip, range);
       }
     }
     return used;
   }
 
-  private static void addAddress(Set<String> used, String value) {
+  /** Adds the addresses of {@code range} an IPv4 address or CIDR covers (a whole subnet counts as used). */
+  private static void addAddress(Set<String> used, String value, AddressRange range) {
     if (value == null || value.isBlank()) {
       return;
     }
     String text = value.trim();
-    Optional<Ipv4Cidr> cidr = Ipv4Cidr.parse(text);
-    if (cidr.isPresent()) {
-      if (cidr.get().prefix() == 32) {
-        used.add(cidr.get().addressText());
-      } else {
-        AddressRange.parse(text).ifPresent(r -> {
-          for (long a = r.first(); a <= r.last() && a - r.first() < 65536; a++) {
-            used.add(((a >>> 24) & 255) + "." + ((a >>> 16) & 255) + "." + ((a >>> 8) & 255) + "." + (a & 255));
-          }
-        });
-      }
-      return;
-    }
-    if (Ipv4Cidr.parseAddress(text).isPresent()) {
-      used.add(text);
-    }
+    Optional<AddressRange> covered = Ipv4Cidr.parse(text).isPresent() ? AddressRange.parse(text)
+        : AddressRange.parse(text + "/32");
+    covered.flatMap(range::intersection).ifPresent(overlap -> used.addAll(overlap.addresses()));
   }
 
   /** The instance's first IPv4 on the network's NIC, else its DHCP lease on the network. */
