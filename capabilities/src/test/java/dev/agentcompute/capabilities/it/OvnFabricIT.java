@@ -316,11 +316,14 @@ class OvnFabricIT {
   @Order(4)
   void inspectReportsExactlyTheRulesInEffect() throws Exception {
     String added = service.addAclRule(a, "default", "egress", "allow", "tcp", "", "10.90.1.0/24", "8080");
+    String ingress = service.addAclRule(a, "default", "ingress", "drop", "tcp", "", "10.90.1.0/24", "8080");
     OvnNetCapabilities.InspectOutput inspection = inspect(a, "default");
     List<Long> priorities = inspection.rules().stream().map(OvnNetCapabilities.RuleView::priority).toList();
     assertThat(priorities).isSortedAccordingTo((x, y) -> Long.compare(y, x));
     assertThat(inspection.rules()).filteredOn(r -> !r.id().isEmpty()).extracting(OvnNetCapabilities.RuleView::id)
-        .containsExactlyInAnyOrder("baseline-egress-mgmt", "baseline-egress-oob", "baseline-egress-2", added);
+        .containsExactlyInAnyOrder("baseline-egress-mgmt", "baseline-egress-oob", "baseline-egress-2", added, ingress);
+    assertThat(inspection.rules()).filteredOn(r -> r.id().equals(ingress)).singleElement()
+        .satisfies(r -> assertThat(r.match()).contains("outport == @").contains("10.90.1.0/24"));
     OvnNetCapabilities.RuleView allow = inspection.rules().stream().filter(r -> r.id().equals(added)).findFirst()
         .orElseThrow();
     assertThat(allow.match()).contains("10.90.1.0/24").contains("8080");
@@ -336,7 +339,8 @@ class OvnFabricIT {
     });
     assertThat(inspection.ports()).anySatisfy(p -> assertThat(p.type()).isEqualTo("router"));
     service.removeAclRule(a, "default", added);
-    assertThat(inspect(a, "default").rules()).hasSize(inspection.rules().size() - 1);
+    service.removeAclRule(a, "default", ingress);
+    assertThat(inspect(a, "default").rules()).hasSize(inspection.rules().size() - 2);
   }
 
   @Test
@@ -421,6 +425,17 @@ class OvnFabricIT {
     fails(() -> service.getNetwork(a, "iso"), "network \"iso\" not found in sandbox \"" + a + "\"");
     fails(() -> service.createNetwork(a, new NetworkSpec("x", NetworkKind.OVN, "10.1.1.1/32", true, true, true)),
         "invalid cidr \"10.1.1.1/32\"");
+    // A network in the project that the sandbox does not own (no tags) is never adopted.
+    String foreign = "10.212." + (rangeStart + 16 + 3) + ".1/24";
+    incus.inProject("ac-" + a).networks().create(new dev.agentcompute.incus.NetworkSpec("stray", "ovn", null,
+        Map.of("network", "none", "ipv4.address", foreign, "ipv6.address", "none")));
+    try {
+      fails(() -> service.createNetwork(a, new NetworkSpec("stray", NetworkKind.OVN, foreign, true, false, true)),
+          "network \"stray\" is not owned by sandbox \"" + a + "\"");
+      assertThat(service.listNetworks(a)).extracting(Network::name).doesNotContain("stray");
+    } finally {
+      incus.inProject("ac-" + a).networks().delete("stray");
+    }
   }
 
   @Test

@@ -520,11 +520,8 @@ public final class IncusBackend implements ComputeBackend, AutoCloseable {
     return translated(() -> {
       requireOvnNetwork(sandbox, network);
       IncusClient project = inSandbox(sandbox.name());
-      List<dev.agentcompute.incus.NetworkAcl.Rule> baseline = project.networkAcls().get(OvnAcls.BASELINE).egress();
-      dev.agentcompute.incus.NetworkAcl agent = project.networkAcls().get(OvnAcls.agentAclName(network));
-      List<dev.agentcompute.incus.NetworkAcl.Rule> agentRules = new ArrayList<>(agent.ingress());
-      agentRules.addAll(agent.egress());
-      return inspector.inspect(project, network, baseline, agentRules);
+      return inspector.inspect(project, network, project.networkAcls().get(OvnAcls.BASELINE),
+          project.networkAcls().get(OvnAcls.agentAclName(network)));
     });
   }
 

@@ -35,8 +35,7 @@ final class NorthboundInspector {
     this.northbound = northbound;
   }
 
-  NetworkInspection inspect(IncusClient project, String network, List<NetworkAcl.Rule> baselineRules,
-      List<NetworkAcl.Rule> agentRules) {
+  NetworkInspection inspect(IncusClient project, String network, NetworkAcl baselineAcl, NetworkAcl agentAcl) {
     OvnNorthbound nb = northbound.filter(OvnNorthbound::isConnected)
         .orElseThrow(() -> new BackendException(Kind.UNAVAILABLE, "the OVN northbound database is not connected"));
     NetworkState state = project.networks().state(network);
@@ -58,7 +57,7 @@ final class NorthboundInspector {
     for (int i = 0; i < aclGroups.size(); i++) {
       boolean baseline = i == 0 && aclGroups.size() > 1;
       String aclLabel = baseline ? "baseline" : "agent";
-      List<NetworkAcl.Rule> known = baseline ? baselineRules : agentRules;
+      NetworkAcl known = baseline ? baselineAcl : agentAcl;
       Set<String> taken = new HashSet<>();
       Optional<PortGroup> group = nb.byName(NbTable.PORT_GROUP, aclGroups.get(i));
       if (group.isEmpty()) {
@@ -93,9 +92,14 @@ final class NorthboundInspector {
     return digits.isEmpty() || digits.length() > 18 ? Long.MAX_VALUE : Long.parseLong(digits);
   }
 
-  /** The id of the first not yet matched rule whose fields all appear in the row, else empty. */
-  static String ruleId(Acl row, List<NetworkAcl.Rule> rules, Set<String> taken) {
-    for (NetworkAcl.Rule rule : rules) {
+  /**
+   * The id of the first not yet matched rule of the row's direction whose fields all appear in the row,
+   * else empty. Incus matches egress rules (traffic leaving the instance) on {@code inport == @group},
+   * ingress rules on {@code outport == @group}.
+   */
+  static String ruleId(Acl row, NetworkAcl acl, Set<String> taken) {
+    boolean egress = row.match().contains("inport == @");
+    for (NetworkAcl.Rule rule : egress ? acl.egress() : acl.ingress()) {
       String id = rule.description() == null || !rule.description().startsWith(OvnAcls.ID_PREFIX) ? ""
           : rule.description().substring(OvnAcls.ID_PREFIX.length());
       if (id.isEmpty() || taken.contains(id) || !row.action().startsWith(rule.action())) {
