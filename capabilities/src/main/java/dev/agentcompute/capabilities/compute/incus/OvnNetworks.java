@@ -64,11 +64,23 @@ final class OvnNetworks {
       return adopt(sandbox, spec, routerAddress, existing.get());
     }
     acls.ensure(project, sandbox, spec.name());
-    return subnets.withSubnet(routerAddress, address -> {
-      project.networks().create(new dev.agentcompute.incus.NetworkSpec(spec.name(), "ovn",
-          "agentcompute " + sandbox + "/" + spec.name(), config(sandbox, spec, address)));
-      return Network.of(spec.name(), "ovn", address);
-    });
+    try {
+      return subnets.withSubnet(routerAddress, address -> {
+        project.networks().create(new dev.agentcompute.incus.NetworkSpec(spec.name(), "ovn",
+            "agentcompute " + sandbox + "/" + spec.name(), config(sandbox, spec, address)));
+        return Network.of(spec.name(), "ovn", address);
+      });
+    } catch (RuntimeException e) {
+      // No orphan agent ACL; if the network was created after all, the ACL is in use and stays.
+      try {
+        if (find(project, spec.name()).isEmpty()) {
+          OvnAcls.deleteAgentAcl(project, sandbox, spec.name());
+        }
+      } catch (RuntimeException cleanup) {
+        e.addSuppressed(cleanup);
+      }
+      throw e;
+    }
   }
 
   private Network adopt(String sandbox, NetworkSpec spec, String routerAddress,
