@@ -8,8 +8,7 @@ import java.util.Set;
 /**
  * Maps the server configuration onto the compute capabilities' configuration (they reach Incus
  * through the server's own {@link dev.agentcompute.incus.IncusClient}, Unix socket or HTTPS).
- * Values the file does not set (subnet pool, protected ranges, reaper interval, image project)
- * keep the capabilities module's defaults.
+ * What the file cannot set (the reaper interval) keeps the capabilities module's default.
  */
 final class ComputeWiring {
   private ComputeWiring() {}
@@ -17,18 +16,17 @@ final class ComputeWiring {
   static ComputeConfig computeConfig(ServerConfig config) {
     ComputeConfig defaults = ComputeConfig.defaults();
     ServerConfig.Sandbox sandbox = config.sandbox();
-    return new ComputeConfig(
-        new TtlPolicy(sandbox.defaultTtl(), sandbox.maxTtl()),
-        Set.copyOf(sandbox.pinIdentities()),
-        NetworkKind.parse(sandbox.defaultNetworkKind()).orElseThrow(),
-        config.incus().host().orElse(defaults.member()),
-        config.incus().pool(),
-        defaults.imageProject(),
-        config.imagesFile(),
-        defaults.bridgeSubnets(),
-        config.incus().ovnUplink(),
-        config.incus().ovnRanges(),
-        defaults.protectedRanges(),
-        defaults.reaperInterval());
+    return defaults
+        .withTtl(new TtlPolicy(sandbox.defaultTtl(), sandbox.maxTtl()))
+        .withPinIdentities(Set.copyOf(sandbox.pinIdentities()))
+        .withDefaultNetworkKind(NetworkKind.parse(sandbox.defaultNetworkKind()).orElseThrow())
+        .withMember(config.incus().host().orElse(defaults.member()))
+        .withStoragePool(config.incus().pool())
+        .withImageProject(config.incus().imageProject())
+        .withCatalogFile(config.imagesFile())
+        .withBridgeSubnets(config.network().bridgeSubnets())
+        .withOvnUplink(config.incus().ovnUplink())
+        .withOvnRanges(config.incus().ovnRanges())
+        .withProtectedRanges(config.network().protectedRanges());
   }
 }

@@ -37,6 +37,9 @@ final class ConfigChanges {
     if (key.startsWith("lume.")) {
       return Optional.of("the Lume backend is connected once at startup");
     }
+    if (key.startsWith("network.")) {
+      return Optional.of("sandbox networks are allocated and guarded with the ranges set at startup");
+    }
     if (key.startsWith("screenshots.")) {
       return Optional.of("the screenshot store and its listen address are set up at startup");
     }
@@ -49,7 +52,7 @@ final class ConfigChanges {
    */
   static ServerConfig live(ServerConfig startup, ServerConfig next) {
     return new ServerConfig(startup.incus(), startup.lume(), next.sandbox(), next.imagesFile(),
-        startup.screenshots(), next.logLevel());
+        startup.screenshots(), startup.network(), next.logLevel());
   }
 
   static List<LiveConfig.Pending> pending(ServerConfig startup, ServerConfig next) {
@@ -71,6 +74,9 @@ final class ConfigChanges {
     m.put("incus.pool", c.incus().pool());
     m.put("incus.ovn_uplink", c.incus().ovnUplink());
     m.put("incus.ovn_ranges", c.incus().ovnRanges());
+    m.put("incus.image_project", c.incus().imageProject());
+    m.put("network.bridge_subnets", c.network().bridgeSubnets());
+    m.put("network.protected_ranges", c.network().protectedRanges());
     m.put("lume", c.lume());
     m.put("sandbox.default_ttl_minutes", c.sandbox().defaultTtl());
     m.put("sandbox.max_ttl_minutes", c.sandbox().maxTtl());

@@ -1,5 +1,8 @@
 package dev.agentcompute.server;
 
+import dev.agentcompute.capabilities.config.ComputeConfig;
+import dev.agentcompute.capabilities.net.Ipv4Cidr;
+import dev.agentcompute.capabilities.net.SubnetPool;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
@@ -23,6 +26,8 @@ final class ConfigValidator {
   static final String DEFAULT_OVN_UPLINK = "fast40-uplink";
   static final String DEFAULT_OVN_RANGES = "10.10.40.64/26";
   static final String DEFAULT_IMAGES_FILE = "images/catalog.yaml";
+  /** Where dev/setup imports the test image; the original kept its images in "image-build". */
+  static final String DEFAULT_IMAGE_PROJECT = "default";
   static final String DEFAULT_SCREENSHOTS_DIR = "screenshots";
   static final String DEFAULT_SCREENSHOTS_LISTEN = "127.0.0.1:8081";
 
@@ -30,6 +35,9 @@ final class ConfigValidator {
       + "(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)";
   private static final Pattern CIDR = Pattern.compile(IPV4 + "/(?:3[0-2]|[12]?\\d)");
   private static final Pattern RANGE = Pattern.compile(IPV4 + "-" + IPV4);
+
+  /** Each sandbox bridge network gets one block of this size from network.bridge_subnets. */
+  static final int BRIDGE_BLOCK_PREFIX = 24;
 
   private final Path baseDir;
   private final List<String> problems = new ArrayList<>();
@@ -49,7 +57,7 @@ final class ConfigValidator {
 
   private ServerConfig build(RuntimeConfig raw) {
     RuntimeConfig.Incus incus = raw.incus() != null ? raw.incus()
-        : new RuntimeConfig.Incus(null, null, null, null, null, null, null, null, null);
+        : new RuntimeConfig.Incus(null, null, null, null, null, null, null, null, null, null);
     RuntimeConfig.Sandbox sandbox = raw.sandbox() != null ? raw.sandbox()
         : new RuntimeConfig.Sandbox(null, null, null, null);
     ServerConfig.Incus incusConfig = incus(incus);
@@ -65,6 +73,7 @@ final class ConfigValidator {
       images = resolve(raw.imagesFile() != null ? raw.imagesFile() : DEFAULT_IMAGES_FILE);
     }
     ServerConfig.Screenshots screenshots = screenshots(raw.screenshots());
+    ServerConfig.Network network = network(raw.network());
     Optional<LogLevel> logLevel = Optional.empty();
     if (raw.logLevel() != null) {
       try {
@@ -73,7 +82,8 @@ final class ConfigValidator {
         problems.add("log_level must be debug, info, warn, or error");
       }
     }
-    return new ServerConfig(incusConfig, lume, sandboxConfig, images, screenshots, logLevel);
+    return new ServerConfig(incusConfig, lume, sandboxConfig, images, screenshots, network,
+        logLevel);
   }
 
   private ServerConfig.Incus incus(RuntimeConfig.Incus incus) {
@@ -104,7 +114,36 @@ final class ConfigValidator {
         incus.pool(),
         incus.ovnUplink() != null && !incus.ovnUplink().isBlank() ? incus.ovnUplink()
             : DEFAULT_OVN_UPLINK,
-        ranges);
+        ranges,
+        blank(incus.imageProject()) ? DEFAULT_IMAGE_PROJECT : incus.imageProject());
+  }
+
+  private ServerConfig.Network network(RuntimeConfig.Network network) {
+    ComputeConfig defaults = ComputeConfig.defaults();
+    SubnetPool pool = defaults.bridgeSubnets();
+    List<Ipv4Cidr> protectedRanges = defaults.protectedRanges();
+    if (network != null && network.bridgeSubnets() != null) {
+      Optional<Ipv4Cidr> cidr = Ipv4Cidr.parse(network.bridgeSubnets());
+      if (cidr.isEmpty() || cidr.get().prefix() > BRIDGE_BLOCK_PREFIX) {
+        problems.add("network.bridge_subnets must be an IPv4 CIDR of /" + BRIDGE_BLOCK_PREFIX
+            + " or larger, got \"" + network.bridgeSubnets() + "\"");
+      } else {
+        pool = SubnetPool.parse(network.bridgeSubnets(), BRIDGE_BLOCK_PREFIX);
+      }
+    }
+    if (network != null && network.protectedRanges() != null) {
+      List<Ipv4Cidr> parsed = new ArrayList<>();
+      for (String range : network.protectedRanges()) {
+        Optional<Ipv4Cidr> cidr = range == null ? Optional.empty() : Ipv4Cidr.parse(range);
+        if (cidr.isEmpty()) {
+          problems.add("network.protected_ranges entries must be IPv4 CIDRs, got \"" + range + "\"");
+        } else {
+          parsed.add(cidr.get());
+        }
+      }
+      protectedRanges = List.copyOf(parsed);
+    }
+    return new ServerConfig.Network(pool, protectedRanges);
   }
 
   private Optional<URI> parseIncusUrl(String value) {

@@ -16,6 +16,7 @@ public record RuntimeConfig(
     Sandbox sandbox,
     @JsonProperty("images_file") String imagesFile,
     Screenshots screenshots,
+    Network network,
     @JsonProperty("log_level") String logLevel) {
 
   /** How to reach Incus: exactly one of a named CLI remote or an explicit URL. */
@@ -28,7 +29,8 @@ public record RuntimeConfig(
       String host,
       String pool,
       @JsonProperty("ovn_uplink") String ovnUplink,
-      @JsonProperty("ovn_ranges") String ovnRanges) {}
+      @JsonProperty("ovn_ranges") String ovnRanges,
+      @JsonProperty("image_project") String imageProject) {}
 
   /** The optional macOS (Lume) backend; setting any key enables it. */
   public record Lume(
@@ -50,6 +52,15 @@ public record RuntimeConfig(
       @JsonProperty("max_ttl_minutes") Long maxTtlMinutes,
       @JsonProperty("default_network_kind") String defaultNetworkKind,
       @JsonProperty("pin_identities") List<String> pinIdentities) {}
+
+  /**
+   * Address ranges (ours: constants of the original's site, made configuration). Sandbox bridge
+   * networks get explicit /24 blocks from {@code bridge_subnets}; {@code protected_ranges} are the
+   * management and out-of-band ranges no sandbox network may reach.
+   */
+  public record Network(
+      @JsonProperty("bridge_subnets") String bridgeSubnets,
+      @JsonProperty("protected_ranges") List<String> protectedRanges) {}
 
   /** The transient screenshot store. */
   public record Screenshots(

@@ -1,5 +1,7 @@
 package dev.agentcompute.server;
 
+import dev.agentcompute.capabilities.net.Ipv4Cidr;
+import dev.agentcompute.capabilities.net.SubnetPool;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,6 +19,7 @@ public record ServerConfig(
     Sandbox sandbox,
     Path imagesFile,
     Screenshots screenshots,
+    Network network,
     Optional<LogLevel> logLevel) {
 
   /**
@@ -32,7 +35,8 @@ public record ServerConfig(
       Optional<String> host,
       String pool,
       String ovnUplink,
-      String ovnRanges) {}
+      String ovnRanges,
+      String imageProject) {}
 
   /** The macOS backend; present only when the file configures it. */
   public record Lume(
@@ -48,6 +52,9 @@ public record ServerConfig(
       Duration maxTtl,
       String defaultNetworkKind,
       List<String> pinIdentities) {}
+
+  /** Address ranges: the pool of sandbox bridge subnets and the protected ranges. */
+  public record Network(SubnetPool bridgeSubnets, List<Ipv4Cidr> protectedRanges) {}
 
   /** Screenshot store settings. */
   public record Screenshots(URI baseUrl, Path dir, String listen) {}

@@ -56,7 +56,31 @@ class ConfigLoaderTest {
     assertThat(c.screenshots().listen()).isEqualTo("127.0.0.1:8081");
     assertThat(c.screenshots().baseUrl()).isEqualTo(URI.create("http://127.0.0.1:8081"));
     assertThat(c.lume()).isEmpty();
+    assertThat(c.incus().imageProject()).isEqualTo("default");
+    assertThat(c.network().bridgeSubnets())
+        .isEqualTo(dev.agentcompute.capabilities.net.SubnetPool.parse("10.210.0.0/16", 24));
     assertThat(loaded.digest()).hasSize(64);
+  }
+
+  @Test
+  void addressRangesAreConfiguration() throws IOException {
+    ServerConfig c = ConfigLoader.load(write("ranges.yaml", """
+        incus: {remote: local, pool: default, image_project: images}
+        network:
+          bridge_subnets: 10.77.0.0/20
+          protected_ranges: [192.0.2.0/24, 198.51.100.0/25]
+        screenshots: {base_url: "http://127.0.0.1:8081"}
+        """)).config();
+    assertThat(c.incus().imageProject()).isEqualTo("images");
+    assertThat(c.network().bridgeSubnets())
+        .isEqualTo(dev.agentcompute.capabilities.net.SubnetPool.parse("10.77.0.0/20", 24));
+    assertThat(c.network().protectedRanges()).containsExactly(
+        dev.agentcompute.capabilities.net.Ipv4Cidr.parse("192.0.2.0/24").orElseThrow(),
+        dev.agentcompute.capabilities.net.Ipv4Cidr.parse("198.51.100.0/25").orElseThrow());
+    var compute = ComputeWiring.computeConfig(c);
+    assertThat(compute.bridgeSubnets()).isEqualTo(c.network().bridgeSubnets());
+    assertThat(compute.protectedRanges()).isEqualTo(c.network().protectedRanges());
+    assertThat(compute.imageProject()).isEqualTo("images");
   }
 
   @Test
@@ -183,6 +207,9 @@ class ConfigLoaderTest {
       "incus: {remote: r, pool: p}               | 'lume: {host: m, identity_file: a, guest_known_hosts_file: c}' | lume.known_hosts_file is required",
       "incus: {remote: r, pool: p}               | 'lume: {host: m, identity_file: a, known_hosts_file: b}' | lume.guest_known_hosts_file is required",
       "incus: {remote: r, pool: p}               | 'incus_extra: 1' | decode configuration: unknown key \"incus_extra\"",
+      "incus: {remote: r, pool: p}               | 'network: {bridge_subnets: 10.1.2.0/25}' | network.bridge_subnets must be an IPv4 CIDR of /24 or larger, got \"10.1.2.0/25\"",
+      "incus: {remote: r, pool: p}               | 'network: {bridge_subnets: auto}' | network.bridge_subnets must be an IPv4 CIDR of /24 or larger, got \"auto\"",
+      "incus: {remote: r, pool: p}               | 'network: {protected_ranges: [10.0.0.0/8, 10.1.1.1]}' | network.protected_ranges entries must be IPv4 CIDRs, got \"10.1.1.1\"",
   })
   void validationMessages(String incus, String extra, String message) throws IOException {
     String shots = "screenshots: {base_url: 'http://127.0.0.1:8081'}\n";
