@@ -16,7 +16,6 @@ import dev.agentcompute.codemode.authz.Policy;
 import dev.agentcompute.codemode.authz.Subject;
 import dev.agentcompute.codemode.mcp.CodeModeMcp;
 import dev.agentcompute.codemode.mcp.InvocationResolver;
-import dev.agentcompute.incus.IncusClient;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -41,9 +40,9 @@ record ComputeGeneration(long number, ServerConfig config, String catalogueDiges
    * catalogue alias exists in Incus, builds CodeMode (including its worker probe).
    */
   static ComputeGeneration build(long number, ServerConfig config, String catalogueDigest,
-      IncusClient incus) {
+      Backends backends) {
     ComputeConfig computeConfig = ComputeWiring.computeConfig(config);
-    IncusBackend backend = IncusBackend.over(incus, computeConfig);
+    IncusBackend backend = backends.backend(computeConfig);
     ImageCatalog catalog = ImageCatalog.load(computeConfig.catalogFile());
     backend.reconcileCatalog(catalog);
     ComputeService service = new ComputeService(backend, computeConfig, catalog,

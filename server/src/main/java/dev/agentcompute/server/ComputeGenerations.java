@@ -1,6 +1,5 @@
 package dev.agentcompute.server;
 
-import dev.agentcompute.incus.IncusClient;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -23,15 +22,15 @@ final class ComputeGenerations implements LiveApplier, AutoCloseable {
   private static final Log LOG = Log.of(ComputeGenerations.class);
   private static final Duration SWAP_RETRY = Duration.ofMillis(200);
 
-  private final IncusClient incus;
+  private final Backends backends;
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
   private final AtomicReference<ComputeGeneration> pending = new AtomicReference<>();
   private final AtomicLong numbers = new AtomicLong();
   private volatile ComputeGeneration current;
   private final Thread swapper;
 
-  private ComputeGenerations(IncusClient incus, ComputeGeneration first) {
-    this.incus = incus;
+  private ComputeGenerations(Backends backends, ComputeGeneration first) {
+    this.backends = backends;
     this.current = first;
     numbers.set(first.number());
     this.swapper = Thread.ofVirtual().name("compute-swapper").start(this::swapLoop);
@@ -39,12 +38,12 @@ final class ComputeGenerations implements LiveApplier, AutoCloseable {
 
   /**
    * Builds the first generation (a missing catalogue alias fails startup) and starts its reaper.
-   * Every generation uses {@code incus}, which the caller closes after this.
+   * Every generation uses {@code backends}, which the caller closes after this.
    */
-  static ComputeGenerations start(ServerConfig config, String catalogueDigest, IncusClient incus) {
+  static ComputeGenerations start(ServerConfig config, String catalogueDigest, Backends backends) {
     ComputeGeneration first;
     try {
-      first = ComputeGeneration.build(1, config, catalogueDigest, incus);
+      first = ComputeGeneration.build(1, config, catalogueDigest, backends);
     } catch (StartupException e) {
       throw e;
     } catch (RuntimeException e) {
@@ -52,7 +51,7 @@ final class ComputeGenerations implements LiveApplier, AutoCloseable {
     }
     first.reaper().start();
     LOG.info("codemode ready", "capabilities", first.capabilities(), "generation", 1);
-    return new ComputeGenerations(incus, first);
+    return new ComputeGenerations(backends, first);
   }
 
   ComputeGeneration current() {
@@ -93,7 +92,7 @@ final class ComputeGenerations implements LiveApplier, AutoCloseable {
     ComputeGeneration built;
     try {
       built = ComputeGeneration.build(numbers.incrementAndGet(), next, catalogueDigest,
-          incus);
+          backends);
     } catch (RuntimeException e) {
       throw new ConfigException("compute: " + e.getMessage());
     }

@@ -75,6 +75,7 @@ final class ConfigChanges {
     m.put("incus.ovn_uplink", c.incus().ovnUplink());
     m.put("incus.ovn_ranges", c.incus().ovnRanges());
     m.put("incus.image_project", c.incus().imageProject());
+    m.put("incus.ovn_northbound", c.incus().ovnNorthbound());
     m.put("network.bridge_subnets", c.network().bridgeSubnets());
     m.put("network.protected_ranges", c.network().protectedRanges());
     m.put("lume", c.lume());

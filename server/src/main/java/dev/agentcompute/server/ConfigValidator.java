@@ -3,6 +3,7 @@ package dev.agentcompute.server;
 import dev.agentcompute.capabilities.config.ComputeConfig;
 import dev.agentcompute.capabilities.net.Ipv4Cidr;
 import dev.agentcompute.capabilities.net.SubnetPool;
+import dev.agentcompute.ovn.OvsdbEndpoint;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
@@ -57,7 +58,7 @@ final class ConfigValidator {
 
   private ServerConfig build(RuntimeConfig raw) {
     RuntimeConfig.Incus incus = raw.incus() != null ? raw.incus()
-        : new RuntimeConfig.Incus(null, null, null, null, null, null, null, null, null, null);
+        : new RuntimeConfig.Incus(null, null, null, null, null, null, null, null, null, null, null);
     RuntimeConfig.Sandbox sandbox = raw.sandbox() != null ? raw.sandbox()
         : new RuntimeConfig.Sandbox(null, null, null, null);
     ServerConfig.Incus incusConfig = incus(incus);
@@ -115,7 +116,23 @@ final class ConfigValidator {
         incus.ovnUplink() != null && !incus.ovnUplink().isBlank() ? incus.ovnUplink()
             : DEFAULT_OVN_UPLINK,
         ranges,
-        blank(incus.imageProject()) ? DEFAULT_IMAGE_PROJECT : incus.imageProject());
+        blank(incus.imageProject()) ? DEFAULT_IMAGE_PROJECT : incus.imageProject(),
+        ovnNorthbound(incus.ovnNorthbound()));
+  }
+
+  /** {@code tcp:HOST:PORT} or {@code unix:PATH} (a relative path resolves like every other). */
+  private Optional<OvsdbEndpoint> ovnNorthbound(String value) {
+    if (blank(value)) {
+      return Optional.empty();
+    }
+    try {
+      String spec = value.startsWith("unix:") && value.length() > 5
+          ? "unix:" + resolve(value.substring(5)) : value;
+      return Optional.of(OvsdbEndpoint.parse(spec));
+    } catch (IllegalArgumentException e) {
+      problems.add("incus.ovn_northbound must be tcp:HOST:PORT or unix:PATH, got \"" + value + "\"");
+      return Optional.empty();
+    }
   }
 
   private ServerConfig.Network network(RuntimeConfig.Network network) {

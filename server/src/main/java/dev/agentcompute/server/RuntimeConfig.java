@@ -30,7 +30,8 @@ public record RuntimeConfig(
       String pool,
       @JsonProperty("ovn_uplink") String ovnUplink,
       @JsonProperty("ovn_ranges") String ovnRanges,
-      @JsonProperty("image_project") String imageProject) {}
+      @JsonProperty("image_project") String imageProject,
+      @JsonProperty("ovn_northbound") String ovnNorthbound) {}
 
   /** The optional macOS (Lume) backend; setting any key enables it. */
   public record Lume(

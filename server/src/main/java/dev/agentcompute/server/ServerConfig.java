@@ -2,6 +2,7 @@ package dev.agentcompute.server;
 
 import dev.agentcompute.capabilities.net.Ipv4Cidr;
 import dev.agentcompute.capabilities.net.SubnetPool;
+import dev.agentcompute.ovn.OvsdbEndpoint;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,7 +37,8 @@ public record ServerConfig(
       String pool,
       String ovnUplink,
       String ovnRanges,
-      String imageProject) {}
+      String imageProject,
+      Optional<OvsdbEndpoint> ovnNorthbound) {}
 
   /** The macOS backend; present only when the file configures it. */
   public record Lume(

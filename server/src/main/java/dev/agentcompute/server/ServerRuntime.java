@@ -59,11 +59,13 @@ final class ServerRuntime {
     ShutdownSignal signal = ShutdownSignal.install();
     try (IncusClient incus = IncusConnection.open(loaded.config().incus(), env,
              new IncusCallMetrics(metrics));
+         OvnConnection ovn = OvnConnection.open(loaded.config().incus());
          ComputeGenerations compute = ComputeGenerations.start(loaded.config(), catalogueDigest,
-             incus);
+             new Backends(incus, ovn.northbound()));
          ConfigReloader reloader = new ConfigReloader(live, CATALOGUE, List.of(compute), metrics,
              RELOAD_POLL, Clock.systemUTC())) {
       operations.addReadinessCheck(IncusConnection.readiness(incus));
+      ovn.readiness().ifPresent(operations::addReadinessCheck);
       operations.addReadinessCheck(compute.readiness());
       McpServerAssembly assembly = ToolWiring.assembly(compute, metrics);
       reloader.start();

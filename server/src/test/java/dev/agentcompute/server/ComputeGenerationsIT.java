@@ -54,7 +54,7 @@ class ComputeGenerationsIT {
     incus = IncusClient.unixSocket(incusSocket()).build();
     generations = ComputeGenerations.start(loaded.config(),
         ConfigReloader.validateCatalogue(loaded.config(), ServerRuntime.CATALOGUE),
-        incus);
+        new Backends(incus, java.util.Optional.empty()));
   }
 
   @AfterEach

@@ -63,6 +63,21 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void ovnNorthboundEndpointResolvesLikeOtherPaths() throws IOException {
+    ServerConfig unix = ConfigLoader.load(write("etc/nb.yaml", """
+        incus: {remote: local, pool: default, ovn_northbound: "unix:run/ovnnb_db.sock"}
+        screenshots: {base_url: "http://127.0.0.1:8081"}
+        """)).config();
+    assertThat(unix.incus().ovnNorthbound().orElseThrow().toString())
+        .isEqualTo("unix:" + dir.resolve("etc/run/ovnnb_db.sock"));
+    ServerConfig tcp = ConfigLoader.load(write("etc/nb2.yaml", """
+        incus: {remote: local, pool: default, ovn_northbound: "tcp:127.0.0.1:6641"}
+        screenshots: {base_url: "http://127.0.0.1:8081"}
+        """)).config();
+    assertThat(tcp.incus().ovnNorthbound().orElseThrow().toString()).isEqualTo("tcp:127.0.0.1:6641");
+  }
+
+  @Test
   void addressRangesAreConfiguration() throws IOException {
     ServerConfig c = ConfigLoader.load(write("ranges.yaml", """
         incus: {remote: local, pool: default, image_project: images}
@@ -72,6 +87,7 @@ class ConfigLoaderTest {
         screenshots: {base_url: "http://127.0.0.1:8081"}
         """)).config();
     assertThat(c.incus().imageProject()).isEqualTo("images");
+    assertThat(c.incus().ovnNorthbound()).isEmpty();
     assertThat(c.network().bridgeSubnets())
         .isEqualTo(dev.agentcompute.capabilities.net.SubnetPool.parse("10.77.0.0/20", 24));
     assertThat(c.network().protectedRanges()).containsExactly(
@@ -207,6 +223,7 @@ class ConfigLoaderTest {
       "incus: {remote: r, pool: p}               | 'lume: {host: m, identity_file: a, guest_known_hosts_file: c}' | lume.known_hosts_file is required",
       "incus: {remote: r, pool: p}               | 'lume: {host: m, identity_file: a, known_hosts_file: b}' | lume.guest_known_hosts_file is required",
       "incus: {remote: r, pool: p}               | 'incus_extra: 1' | decode configuration: unknown key \"incus_extra\"",
+      "incus: {remote: r, pool: p, ovn_northbound: 'ssl:h:6641'} | '' | incus.ovn_northbound must be tcp:HOST:PORT or unix:PATH, got \"ssl:h:6641\"",
       "incus: {remote: r, pool: p}               | 'network: {bridge_subnets: 10.1.2.0/25}' | network.bridge_subnets must be an IPv4 CIDR of /24 or larger, got \"10.1.2.0/25\"",
       "incus: {remote: r, pool: p}               | 'network: {bridge_subnets: auto}' | network.bridge_subnets must be an IPv4 CIDR of /24 or larger, got \"auto\"",
       "incus: {remote: r, pool: p}               | 'network: {protected_ranges: [10.0.0.0/8, 10.1.1.1]}' | network.protected_ranges entries must be IPv4 CIDRs, got \"10.1.1.1\"",
