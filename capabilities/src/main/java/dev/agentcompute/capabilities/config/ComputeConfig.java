@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * Everything the compute capabilities need from the server's configuration. What the original
@@ -76,65 +77,96 @@ public record ComputeConfig(
   }
 
   public ComputeConfig withTtl(TtlPolicy value) {
-    return new ComputeConfig(value, pinIdentities, defaultNetworkKind, member, storagePool, imageProject,
-        catalogFile, bridgeSubnets, ovnUplink, ovnRanges, protectedRanges, reaperInterval);
+    return with(b -> b.ttl = value);
   }
 
   public ComputeConfig withPinIdentities(Set<String> value) {
-    return new ComputeConfig(ttl, value, defaultNetworkKind, member, storagePool, imageProject,
-        catalogFile, bridgeSubnets, ovnUplink, ovnRanges, protectedRanges, reaperInterval);
+    return with(b -> b.pinIdentities = value);
   }
 
   public ComputeConfig withMember(String value) {
-    return new ComputeConfig(ttl, pinIdentities, defaultNetworkKind, value, storagePool, imageProject,
-        catalogFile, bridgeSubnets, ovnUplink, ovnRanges, protectedRanges, reaperInterval);
+    return with(b -> b.member = value);
   }
 
   public ComputeConfig withStoragePool(String value) {
-    return new ComputeConfig(ttl, pinIdentities, defaultNetworkKind, member, value, imageProject,
-        catalogFile, bridgeSubnets, ovnUplink, ovnRanges, protectedRanges, reaperInterval);
+    return with(b -> b.storagePool = value);
   }
 
   public ComputeConfig withImageProject(String value) {
-    return new ComputeConfig(ttl, pinIdentities, defaultNetworkKind, member, storagePool, value,
-        catalogFile, bridgeSubnets, ovnUplink, ovnRanges, protectedRanges, reaperInterval);
+    return with(b -> b.imageProject = value);
   }
 
   public ComputeConfig withCatalogFile(Path value) {
-    return new ComputeConfig(ttl, pinIdentities, defaultNetworkKind, member, storagePool, imageProject,
-        value, bridgeSubnets, ovnUplink, ovnRanges, protectedRanges, reaperInterval);
+    return with(b -> b.catalogFile = value);
   }
 
   public ComputeConfig withBridgeSubnets(SubnetPool value) {
-    return new ComputeConfig(ttl, pinIdentities, defaultNetworkKind, member, storagePool, imageProject,
-        catalogFile, value, ovnUplink, ovnRanges, protectedRanges, reaperInterval);
+    return with(b -> b.bridgeSubnets = value);
   }
 
   public ComputeConfig withReaperInterval(Duration value) {
-    return new ComputeConfig(ttl, pinIdentities, defaultNetworkKind, member, storagePool, imageProject,
-        catalogFile, bridgeSubnets, ovnUplink, ovnRanges, protectedRanges, value);
+    return with(b -> b.reaperInterval = value);
   }
 
   public ComputeConfig withDefaultNetworkKind(NetworkKind value) {
-    return new ComputeConfig(ttl, pinIdentities, value, member, storagePool, imageProject,
-        catalogFile, bridgeSubnets, ovnUplink, ovnRanges, protectedRanges, reaperInterval);
+    return with(b -> b.defaultNetworkKind = value);
   }
 
   /** The Incus uplink network of OVN networks with NAT ({@code sandbox.ovn_uplink}). */
   public ComputeConfig withOvnUplink(String value) {
-    return new ComputeConfig(ttl, pinIdentities, defaultNetworkKind, member, storagePool, imageProject,
-        catalogFile, bridgeSubnets, value, ovnRanges, protectedRanges, reaperInterval);
+    return with(b -> b.ovnUplink = value);
   }
 
   /** Listen addresses of forwards: a CIDR or {@code A.B.C.D-E.F.G.H}. */
   public ComputeConfig withOvnRanges(String value) {
-    return new ComputeConfig(ttl, pinIdentities, defaultNetworkKind, member, storagePool, imageProject,
-        catalogFile, bridgeSubnets, ovnUplink, value, protectedRanges, reaperInterval);
+    return with(b -> b.ovnRanges = value);
   }
 
   /** Ranges every OVN network drops egress to (baseline) and no allow rule may reach. */
   public ComputeConfig withProtectedRanges(List<Ipv4Cidr> value) {
-    return new ComputeConfig(ttl, pinIdentities, defaultNetworkKind, member, storagePool, imageProject,
-        catalogFile, bridgeSubnets, ovnUplink, ovnRanges, value, reaperInterval);
+    return with(b -> b.protectedRanges = value);
+  }
+
+  /** A copy with one change: every wither goes through here, so the field list lives in one place. */
+  private ComputeConfig with(Consumer<Copy> change) {
+    Copy copy = new Copy(this);
+    change.accept(copy);
+    return copy.build();
+  }
+
+  /** The mutable copy {@link #with} changes; its constructor and {@link #build} list every field once. */
+  private static final class Copy {
+    TtlPolicy ttl;
+    Set<String> pinIdentities;
+    NetworkKind defaultNetworkKind;
+    String member;
+    String storagePool;
+    String imageProject;
+    Path catalogFile;
+    SubnetPool bridgeSubnets;
+    String ovnUplink;
+    String ovnRanges;
+    List<Ipv4Cidr> protectedRanges;
+    Duration reaperInterval;
+
+    Copy(ComputeConfig c) {
+      ttl = c.ttl;
+      pinIdentities = c.pinIdentities;
+      defaultNetworkKind = c.defaultNetworkKind;
+      member = c.member;
+      storagePool = c.storagePool;
+      imageProject = c.imageProject;
+      catalogFile = c.catalogFile;
+      bridgeSubnets = c.bridgeSubnets;
+      ovnUplink = c.ovnUplink;
+      ovnRanges = c.ovnRanges;
+      protectedRanges = c.protectedRanges;
+      reaperInterval = c.reaperInterval;
+    }
+
+    ComputeConfig build() {
+      return new ComputeConfig(ttl, pinIdentities, defaultNetworkKind, member, storagePool, imageProject,
+          catalogFile, bridgeSubnets, ovnUplink, ovnRanges, protectedRanges, reaperInterval);
+    }
   }
 }
