@@ -791,6 +791,15 @@ public final class Operators {
     return start > end ? (int) (((long) start - end - step - 1) / (-(long) step)) : 0;
   }
 
+  /** The bytes of {@code src[start:end:step]} (indices already clamped), for str and bytes slices. */
+  static byte[] sliceBytes(byte[] src, int start, int end, int step) {
+    byte[] out = new byte[sliceLength(start, end, step)];
+    for (int i = 0, j = start; i < out.length; i++, j += step) {
+      out[i] = src[j];
+    }
+    return out;
+  }
+
   // ---------------------------------------------------------------- attributes
 
   /** {@code x.name}, with a spelling hint on failure. */

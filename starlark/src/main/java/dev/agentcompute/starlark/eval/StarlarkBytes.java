@@ -45,12 +45,7 @@ public final class StarlarkBytes implements Sliceable, HasAttrs, Comparable {
     if (step == 1) {
       return start >= end ? EMPTY : wrap(Arrays.copyOfRange(bytes, start, end));
     }
-    int n = Operators.sliceLength(start, end, step);
-    byte[] out = new byte[n];
-    for (int i = 0, j = start; i < n; i++, j += step) {
-      out[i] = bytes[j];
-    }
-    return wrap(out);
+    return wrap(Operators.sliceBytes(bytes, start, end, step));
   }
 
   @Override

@@ -127,12 +127,7 @@ public final class StarlarkString implements Sliceable, HasAttrs, Comparable {
     if (step == 1) {
       return start >= end ? EMPTY : ofBytes(bytes, start, end);
     }
-    int n = Operators.sliceLength(start, end, step);
-    byte[] out = new byte[n];
-    for (int i = 0, j = start; i < n; i++, j += step) {
-      out[i] = bytes[j];
-    }
-    return ofBytes(out);
+    return ofBytes(Operators.sliceBytes(bytes, start, end, step));
   }
 
   @Override
