@@ -1,6 +1,7 @@
 package dev.agentcompute.starlark.lib;
 
 import dev.agentcompute.starlark.eval.Bool;
+import dev.agentcompute.starlark.eval.DepthLimitException;
 import dev.agentcompute.starlark.eval.Dict;
 import dev.agentcompute.starlark.eval.EvalException;
 import dev.agentcompute.starlark.eval.NoneValue;
@@ -17,8 +18,8 @@ import java.util.ArrayList;
 
 /**
  * json.decode, following starlark-go's decoder (messages and offsets), but iterative rather than
- * recursive: nesting is bounded by {@link #MAX_DEPTH} with a clean error instead of exhausting the
- * Java stack, and work is charged to the thread's budgets.
+ * recursive: nesting is bounded by {@link #MAX_DEPTH} with a budget error ({@link DepthLimitException})
+ * instead of exhausting the Java stack, and work is charged to the thread's budgets.
  */
 final class JsonDecoder {
   /** Deepest array/object nesting accepted (values nested deeper cannot be printed safely). */
@@ -174,9 +175,10 @@ final class JsonDecoder {
     }
   }
 
-  private void push(ArrayDeque<Frame> stack, Frame f) throws Failure {
+  private void push(ArrayDeque<Frame> stack, Frame f) throws DepthLimitException {
     if (stack.size() >= MAX_DEPTH) {
-      throw new Failure(i - 1, "nesting depth exceeds " + MAX_DEPTH); // at the opening bracket
+      // A budget, not invalid JSON (starlark-go decodes any depth): default= does not replace it.
+      throw new DepthLimitException("json.decode: at offset " + (i - 1) + ", nesting depth exceeds " + MAX_DEPTH);
     }
     stack.push(f);
   }

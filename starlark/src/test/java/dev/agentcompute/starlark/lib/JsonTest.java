@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentcompute.starlark.eval.Callable;
+import dev.agentcompute.starlark.eval.DepthLimitException;
 import dev.agentcompute.starlark.eval.Dict;
 import dev.agentcompute.starlark.eval.EvalException;
 import dev.agentcompute.starlark.eval.Module;
@@ -114,10 +115,16 @@ class JsonTest {
   }
 
   @Test
-  void deepNestingFailsCleanlyInsteadOfOverflowingTheStack() {
+  void deepNestingIsABudgetErrorInsteadOfAStackOverflow() throws EvalException {
     String deep = "[".repeat(100_000) + "]".repeat(100_000);
     assertThatThrownBy(() -> decode(deep))
+        .isInstanceOf(DepthLimitException.class)
         .hasMessage("json.decode: at offset 1000, nesting depth exceeds 1000");
+    // default= replaces invalid JSON only: the depth budget still ends the execution.
+    assertThatThrownBy(() -> ((Callable) json.attr("decode")).call(t,
+        new Value[] {StarlarkString.of(deep), StarlarkInt.of(0)}, List.of()))
+        .isInstanceOf(DepthLimitException.class);
+    assertThat(decode("[".repeat(1000) + "]".repeat(1000))).isInstanceOf(StarlarkList.class);
   }
 
   @Test
