@@ -2,6 +2,7 @@ package dev.agentcompute.codemode.execution;
 
 import dev.agentcompute.codemode.CodeMode;
 import java.io.File;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -124,6 +125,7 @@ public final class WorkerCommand {
             }
             if (p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0 && Files.isRegularFile(tmp)) {
                 Files.move(tmp, aot, StandardCopyOption.ATOMIC_MOVE);
+                prune(aot.getParent(), aot, KEPT_CACHES);
             } else {
                 p.destroyForcibly();
                 Files.deleteIfExists(tmp);
@@ -133,9 +135,60 @@ public final class WorkerCommand {
         }
     }
 
+    /** Caches of other class paths kept besides the current one (each is ~13 MB). */
+    static final int KEPT_CACHES = 3;
+    /** A training output older than this belongs to a host that died while training. */
+    static final java.time.Duration ABANDONED_TRAINING = java.time.Duration.ofMinutes(10);
+
+    /**
+     * Where worker caches live: systemd's {@code CacheDirectory=} ({@code $CACHE_DIRECTORY}, kept
+     * across restarts, unlike a unit's private /tmp), else {@code $TMPDIR/agentcompute-codemode-cache}.
+     */
+    static Path cacheDirectory() {
+        String systemd = System.getenv("CACHE_DIRECTORY");
+        if (systemd != null && !systemd.isBlank()) {
+            return Path.of(systemd.split(":")[0], "codemode-workers");
+        }
+        return Path.of(System.getProperty("java.io.tmpdir"), "agentcompute-codemode-cache");
+    }
+
+    /**
+     * Deletes caches of earlier builds (every rebuild of a jar makes a new key): keeps {@code current}
+     * and the {@code keep} most recently written others, and removes abandoned training outputs.
+     * Best effort: another host may be deleting the same files.
+     */
+    static void prune(Path dir, Path current, int keep) {
+        List<Path> others = new ArrayList<>();
+        long abandoned = System.currentTimeMillis() - ABANDONED_TRAINING.toMillis();
+        try (var entries = Files.list(dir)) {
+            for (Path p : (Iterable<Path>) entries::iterator) {
+                String name = p.getFileName().toString();
+                if (name.startsWith("training-") && Files.getLastModifiedTime(p).toMillis() < abandoned) {
+                    Files.deleteIfExists(p);
+                } else if (name.startsWith("worker-") && !p.equals(current)) {
+                    others.add(p);
+                }
+            }
+            others.sort(java.util.Comparator.comparingLong(WorkerCommand::modified).reversed());
+            for (Path old : others.subList(Math.min(keep, others.size()), others.size())) {
+                Files.deleteIfExists(old);
+            }
+        } catch (IOException | RuntimeException e) {
+            // Pruning is housekeeping: a failure leaves files, never breaks a worker start.
+        }
+    }
+
+    private static long modified(Path p) {
+        try {
+            return Files.getLastModifiedTime(p).toMillis();
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
     private static Path cachePath(String javaBin, String cp, String suffix) {
         try {
-            Path dir = Path.of(System.getProperty("java.io.tmpdir"), "agentcompute-codemode-cache");
+            Path dir = cacheDirectory();
             Files.createDirectories(dir);
             java.security.MessageDigest md = java.security.MessageDigest.getInstance("SHA-256");
             md.update((javaBin + File.pathSeparator + System.getProperty("java.version") + File.pathSeparator + cp)
