@@ -2,7 +2,6 @@ package dev.agentcompute.capabilities.compute.incus;
 
 import dev.agentcompute.capabilities.compute.BackendException;
 import dev.agentcompute.capabilities.compute.BackendException.Kind;
-import dev.agentcompute.capabilities.compute.Errors;
 import dev.agentcompute.capabilities.compute.Forward;
 import dev.agentcompute.capabilities.net.AddressRange;
 import dev.agentcompute.capabilities.net.Ipv4Cidr;
@@ -71,21 +70,16 @@ final class OvnForwards {
       for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
         Set<String> used = usedAddresses(range);
         used.addAll(skipped);
+        // A plain failure (spec §3.6, §8.11): the agent sees a bare "capability failed".
         String address = range.firstFree(used)
-            .orElseThrow(() -> Errors.of("no free address remains in the OVN range"));
+            .orElseThrow(() -> new BackendException(Kind.FAILED, "no free address remains in the OVN range"));
         Map<String, String> config = new LinkedHashMap<>(Meta.tags(sandbox, network));
         try {
           project.networks().createForward(network,
               new NetworkForward(address, "agentcompute forward", config, List.of(rule), null));
           return new Forward(address, listenPort);
         } catch (IncusException failure) {
-          List<NetworkForward> after;
-          try {
-            after = project.networks().forwards(network);
-          } catch (IncusException listing) {
-            throw failure;
-          }
-          if (!after.isEmpty() || !usedAddresses(range).contains(address)) {
+          if (!takenByOthers(project, network, range, address, failure)) {
             throw failure; // possibly created, or failed for another reason: never a second forward
           }
           skipped.add(address); // someone else took it meanwhile: try the next one
@@ -94,6 +88,22 @@ final class OvnForwards {
       throw new BackendException(Kind.FAILED, "no forward address could be taken in " + ATTEMPTS + " attempts");
     } finally {
       allocation.unlock();
+    }
+  }
+
+  /**
+   * After a failed create: true only when the network still has no forward and {@code address} now shows
+   * as used, i.e. someone else took it meanwhile. A forward on the network may be this create's own
+   * (the request reached Incus, the answer was lost); when either check cannot be made, the outcome
+   * is unknown. In both cases the caller returns the failure.
+   */
+  private boolean takenByOthers(IncusClient project, String network, AddressRange range, String address,
+      IncusException failure) {
+    try {
+      return project.networks().forwards(network).isEmpty() && usedAddresses(range).contains(address);
+    } catch (RuntimeException check) {
+      failure.addSuppressed(check);
+      return false;
     }
   }
 
