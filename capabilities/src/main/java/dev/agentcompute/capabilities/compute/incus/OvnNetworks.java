@@ -86,7 +86,7 @@ final class OvnNetworks {
   private Network adopt(String sandbox, NetworkSpec spec, String routerAddress,
       dev.agentcompute.incus.Network network) {
     Map<String, String> cfg = network.config();
-    if (!sandbox.equals(cfg.get(Meta.SANDBOX))) {
+    if (!sandbox.equals(cfg.get(Meta.SANDBOX)) || !"1".equals(cfg.get(Meta.VERSION))) {
       throw Errors.of("network \"%s\" is not owned by sandbox \"%s\"", spec.name(), sandbox);
     }
     if (!"Created".equals(network.status())) {
@@ -99,8 +99,10 @@ final class OvnNetworks {
         ? cfg.getOrDefault("ipv4.address", "") : routerAddress);
     for (Map.Entry<String, String> entry : wanted.entrySet()) {
       if (!Objects.equals(entry.getValue(), cfg.get(entry.getKey()))) {
+        // The dns choice is a tag here (Incus 6.0 OVN networks have no dns.mode); the agent reads the spec's key.
+        String key = entry.getKey().equals(Meta.PREFIX + "dns") ? "dns.mode" : entry.getKey();
         throw Errors.of("network \"%s\" already exists with a different %s setting; delete it before recreating it",
-            spec.name(), entry.getKey());
+            spec.name(), key);
       }
     }
     return Network.of(spec.name(), "ovn", cfg.getOrDefault("ipv4.address", ""));
@@ -167,8 +169,9 @@ final class OvnNetworks {
   private static void peerOneWay(IncusClient project, String sandbox, String from, String to) {
     try {
       NetworkPeer existing = project.networks().peer(from, to);
-      if (!Meta.project(sandbox).equals(existing.targetProject()) || !to.equals(existing.targetNetwork())) {
-        throw new BackendException(Kind.FAILED, "peer " + to + " already exists on network " + from);
+      String targetProject = existing.targetProject() == null ? "" : existing.targetProject();
+      if (!to.equals(existing.targetNetwork()) || !(targetProject.isEmpty() || Meta.project(sandbox).equals(targetProject))) {
+        throw new BackendException(Kind.FAILED, "peer \"" + to + "\" already exists on network \"" + from + "\"");
       }
       return;
     } catch (IncusException e) {
