@@ -5,9 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 /** A mutable mapping that keeps insertion order (starlark-go's hashtable rules). */
-public final class Dict implements Sequence, HasSetKey, HasAttrs, Comparable, Printer.Nested {
-  final HashTable table = new HashTable();
-
+public final class Dict extends HashedCollection implements HasSetKey {
   public Dict() {}
 
   /** A new dict holding {@code entries} in iteration order. */
@@ -38,7 +36,7 @@ public final class Dict implements Sequence, HasSetKey, HasAttrs, Comparable, Pr
 
   /** The keys in insertion order (a snapshot). */
   public List<Value> keys() {
-    return List.of(table.keysArray());
+    return keyList();
   }
 
   /** The values in insertion order (a snapshot). */
@@ -73,59 +71,25 @@ public final class Dict implements Sequence, HasSetKey, HasAttrs, Comparable, Pr
   }
 
   @Override
-  public int len() {
-    return table.len();
-  }
-
-  @Override
-  public Iterator iterate() {
-    return table.iterateKeys();
-  }
-
-  @Override
   public String type() {
     return "dict";
   }
 
   @Override
-  public boolean truth() {
-    return table.len() > 0;
+  String open() {
+    return "{";
   }
 
   @Override
-  public int hash() throws EvalException {
-    throw new EvalException("unhashable type: dict");
+  String close() {
+    return "}";
   }
 
   @Override
-  public void freeze() {
-    table.freeze();
-  }
-
-  @Override
-  public boolean isFrozen() {
-    return table.frozen;
-  }
-
-  @Override
-  public void repr(StringBuilder sb) {
-    Printer.print(sb, this);
-  }
-
-  @Override
-  public void reprNested(StringBuilder sb, Printer p) {
-    sb.append('{');
-    boolean first = true;
-    for (int e = table.nextEntry(0); e >= 0; e = table.nextEntry(e + 1)) {
-      if (!first) {
-        sb.append(", ");
-      }
-      first = false;
-      p.repr(sb, table.keyAt(e));
-      sb.append(": ");
-      p.repr(sb, table.valueAt(e));
-    }
-    sb.append('}');
+  void reprEntry(StringBuilder sb, Printer p, int e) {
+    p.repr(sb, table.keyAt(e));
+    sb.append(": ");
+    p.repr(sb, table.valueAt(e));
   }
 
   @Override
@@ -168,12 +132,5 @@ public final class Dict implements Sequence, HasSetKey, HasAttrs, Comparable, Pr
       }
     }
     return true;
-  }
-
-  @Override
-  public String toString() {
-    StringBuilder sb = new StringBuilder();
-    repr(sb);
-    return sb.toString();
   }
 }

@@ -4,9 +4,7 @@ import dev.agentcompute.starlark.syntax.Token;
 import java.util.List;
 
 /** A mutable, insertion-ordered set (enabled only by the {@code set} dialect flag). */
-public final class StarlarkSet implements Sequence, HasAttrs, Comparable, Printer.Nested {
-  final HashTable table = new HashTable();
-
+public final class StarlarkSet extends HashedCollection {
   public StarlarkSet() {}
 
   public void add(Value v) throws EvalException {
@@ -18,17 +16,7 @@ public final class StarlarkSet implements Sequence, HasAttrs, Comparable, Printe
   }
 
   public List<Value> elements() {
-    return List.of(table.keysArray());
-  }
-
-  @Override
-  public int len() {
-    return table.len();
-  }
-
-  @Override
-  public Iterator iterate() {
-    return table.iterateKeys();
+    return keyList();
   }
 
   @Override
@@ -37,42 +25,18 @@ public final class StarlarkSet implements Sequence, HasAttrs, Comparable, Printe
   }
 
   @Override
-  public boolean truth() {
-    return table.len() > 0;
+  String open() {
+    return "set([";
   }
 
   @Override
-  public int hash() throws EvalException {
-    throw new EvalException("unhashable type: set");
+  String close() {
+    return "])";
   }
 
   @Override
-  public void freeze() {
-    table.freeze();
-  }
-
-  @Override
-  public boolean isFrozen() {
-    return table.frozen;
-  }
-
-  @Override
-  public void repr(StringBuilder sb) {
-    Printer.print(sb, this);
-  }
-
-  @Override
-  public void reprNested(StringBuilder sb, Printer p) {
-    sb.append("set([");
-    boolean first = true;
-    for (int e = table.nextEntry(0); e >= 0; e = table.nextEntry(e + 1)) {
-      if (!first) {
-        sb.append(", ");
-      }
-      first = false;
-      p.repr(sb, table.keyAt(e));
-    }
-    sb.append("])");
+  void reprEntry(StringBuilder sb, Printer p, int e) {
+    p.repr(sb, table.keyAt(e));
   }
 
   @Override
@@ -121,12 +85,5 @@ public final class StarlarkSet implements Sequence, HasAttrs, Comparable, Printe
       default:
         throw new EvalException("set " + op + " set not implemented");
     }
-  }
-
-  @Override
-  public String toString() {
-    StringBuilder sb = new StringBuilder();
-    repr(sb);
-    return sb.toString();
   }
 }
