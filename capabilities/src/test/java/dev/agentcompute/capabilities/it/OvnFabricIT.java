@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.agentcompute.capabilities.CapabilityDefinition;
 import dev.agentcompute.capabilities.ComputeRuntime;
 import dev.agentcompute.capabilities.compute.AgentFacingException;
+import dev.agentcompute.capabilities.compute.BackendException;
 import dev.agentcompute.capabilities.compute.ComputeService;
 import dev.agentcompute.capabilities.compute.ExecRequest;
 import dev.agentcompute.capabilities.compute.ExecResult;
@@ -345,6 +346,82 @@ class OvnFabricIT {
 
   @Test
   @Order(5)
+  void inspectMapsPortGroupsToAclsByTheirRulesNotByAge() {
+    // Sandbox B's baseline is re-made after its agent ACL, so Incus numbers it higher (incus_acl<id>):
+    // an "older is the baseline" guess would swap the labels.
+    IncusClient projectB = incus.inProject("ac-" + b);
+    var network = projectB.networks().getTagged("default");
+    Map<String, String> config = new java.util.HashMap<>(network.value().config());
+    String acls = config.get("security.acls");
+    config.put("security.acls", acls.replace("baseline,", ""));
+    projectB.networks().update("default", network.value().description(), config, network.etag());
+    var baseline = projectB.networkAcls().get("baseline");
+    projectB.networkAcls().delete("baseline");
+    projectB.networkAcls().create(baseline);
+    config.put("security.acls", acls);
+    projectB.networks().update("default", network.value().description(), config, null);
+
+    // An agent drop of exactly the shape of a baseline drop.
+    String twin = service.addAclRule(b, "default", "egress", "drop", "", "", "10.10.10.0/24", "");
+    OvnNetCapabilities.InspectOutput inspection = inspect(b, "default");
+    assertThat(inspection.rules()).filteredOn(r -> r.match().contains("10.10.10.0/24"))
+        .extracting(OvnNetCapabilities.RuleView::acl, OvnNetCapabilities.RuleView::id)
+        .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("baseline", "baseline-egress-mgmt"),
+            org.assertj.core.groups.Tuple.tuple("agent", twin));
+    String baselineGroup = groupOf(inspection, "baseline");
+    String agentGroup = groupOf(inspection, "agent");
+    assertThat(aclNumber(baselineGroup)).as("the rows labelled baseline are on the re-made, so higher-numbered, baseline port group")
+        .isGreaterThan(aclNumber(agentGroup));
+    assertThat(inspection.rules()).filteredOn(r -> r.acl().equals("baseline"))
+        .allSatisfy(r -> assertThat(r.match()).contains("@" + baselineGroup + ")").doesNotContain(agentGroup + ")"));
+    assertThat(inspection.rules()).filteredOn(r -> r.acl().equals("baseline") && !r.id().isEmpty())
+        .extracting(OvnNetCapabilities.RuleView::id)
+        .containsExactlyInAnyOrder("baseline-egress-mgmt", "baseline-egress-oob", "baseline-egress-2");
+
+    // Once the agent ACL holds every baseline rule too, nothing in the rules tells them apart, and on
+    // a one-network sandbox neither does the number of networks: inspect says so instead of guessing.
+    String oob = service.addAclRule(b, "default", "egress", "drop", "", "", "10.10.70.0/24", "");
+    String vault = service.addAclRule(b, "default", "egress", "drop", "", "", vaultCidr, "");
+    assertThatThrownBy(() -> service.inspect(b, "default")).isInstanceOf(BackendException.class)
+        .hasMessageStartingWith("cannot tell the baseline from the agent ACL of network default");
+    // On sandbox A the baseline is on three networks and the agent ACL on one: that decides.
+    List<String> copies = new ArrayList<>();
+    for (String dst : List.of("10.10.10.0/24", "10.10.70.0/24", vaultCidr)) {
+      copies.add(service.addAclRule(a, "default", "egress", "drop", "", "", dst, ""));
+    }
+    OvnNetCapabilities.InspectOutput inA = inspect(a, "default");
+    assertThat(inA.rules()).filteredOn(r -> r.acl().equals("agent")).extracting(OvnNetCapabilities.RuleView::id)
+        .containsAll(copies);
+    assertThat(inA.rules()).filteredOn(r -> r.acl().equals("baseline") && !r.id().isEmpty())
+        .extracting(OvnNetCapabilities.RuleView::id)
+        .containsExactlyInAnyOrder("baseline-egress-mgmt", "baseline-egress-oob", "baseline-egress-2");
+    String baselineOfA = groupOf(inA, "baseline");
+    assertThat(northbound.list(dev.agentcompute.ovn.NbTable.PORT_GROUP))
+        .filteredOn(g -> baselineOfA.equals(g.externalIds().get("incus_port_group")))
+        .as("the port group labelled baseline is the one on all of sandbox A's networks").hasSize(3);
+    for (String id : copies) {
+      service.removeAclRule(a, "default", id);
+    }
+    for (String id : List.of(twin, oob, vault)) {
+      service.removeAclRule(b, "default", id);
+    }
+  }
+
+  /** The one port group ({@code incus_acl<id>}) the rows labelled {@code acl} are matched on. */
+  private static String groupOf(OvnNetCapabilities.InspectOutput inspection, String acl) {
+    List<String> groups = inspection.rules().stream().filter(r -> r.acl().equals(acl))
+        .map(r -> java.util.regex.Pattern.compile("@(incus_acl\\d+)").matcher(r.match()))
+        .filter(java.util.regex.Matcher::find).map(m -> m.group(1)).distinct().toList();
+    assertThat(groups).as("port groups of the %s rows", acl).hasSize(1);
+    return groups.getFirst();
+  }
+
+  private static long aclNumber(String group) {
+    return Long.parseLong(group.substring("incus_acl".length()));
+  }
+
+  @Test
+  @Order(6)
   void forwardReachesAContainerPortFromTheHost() throws Exception {
     // Addresses the northbound database holds outside Incus: a load-balancer VIP and a NAT rule take
     // the first two addresses of the range, so the forward gets the third.
@@ -402,7 +479,7 @@ class OvnFabricIT {
   }
 
   @Test
-  @Order(6)
+  @Order(7)
   void natFalseNetworksHaveNoUplinkAndRefuseForwards() {
     Network iso = service.createNetwork(a, new NetworkSpec("iso", NetworkKind.OVN, isoCidr, true, false, true));
     assertThat(iso.cidr()).isEqualTo(isoCidr.replace(".0/24", ".1/24"));
@@ -414,7 +491,7 @@ class OvnFabricIT {
   }
 
   @Test
-  @Order(7)
+  @Order(8)
   void deleteRules() {
     fails(() -> service.deleteNetwork(a, "side"), "network \"side\" still has attached NICs in sandbox \"" + a + "\"");
     service.deleteNetwork(a, "iso");
@@ -439,7 +516,7 @@ class OvnFabricIT {
   }
 
   @Test
-  @Order(8)
+  @Order(9)
   void attachAndDetachOnOvnNetworks() throws Exception {
     Instance.Nic nic = service.attach(a, "a2", "default", "", "", "");
     assertThat(nic.name()).isEqualTo("eth1");
@@ -452,7 +529,7 @@ class OvnFabricIT {
   }
 
   @Test
-  @Order(9)
+  @Order(10)
   void readinessIncludesTheNorthboundConnection() {
     assertThat(runtime.ready()).isTrue();
     try (OvnNorthbound dead = OvnNorthbound.start(
