@@ -370,7 +370,8 @@ class OvnFabricIT {
             org.assertj.core.groups.Tuple.tuple("agent", twin));
     String baselineGroup = groupOf(inspection, "baseline");
     String agentGroup = groupOf(inspection, "agent");
-    assertThat(aclNumber(baselineGroup)).as("the rows labelled baseline are on the re-made, so higher-numbered, baseline port group")
+    assertThat(aclNumber(baselineGroup))
+        .as("the rows labelled baseline are on the re-made, so higher-numbered, baseline port group")
         .isGreaterThan(aclNumber(agentGroup));
     assertThat(inspection.rules()).filteredOn(r -> r.acl().equals("baseline"))
         .allSatisfy(r -> assertThat(r.match()).contains("@" + baselineGroup + ")").doesNotContain(agentGroup + ")"));

@@ -161,12 +161,14 @@ final class OvnFaultRelay implements AutoCloseable {
           return;
         }
         switch (answer) {
-          case Lose lose -> {
+          case Lose _ -> {
             return; // incusd answered; the client never hears it
           }
-          case Rewrite rewrite -> response = response.withBody(
-              rewrite.body().apply(new String(response.body(), StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8));
-          case Pass pass -> { }
+          case Rewrite rewrite -> {
+            String text = rewrite.body().apply(new String(response.body(), StandardCharsets.UTF_8));
+            response = response.withBody(text.getBytes(StandardCharsets.UTF_8));
+          }
+          case Pass _ -> { }
         }
         response.write(client);
         if (response.startLine().split(" ", 3)[1].equals("101")) {

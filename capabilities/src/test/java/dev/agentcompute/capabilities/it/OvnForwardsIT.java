@@ -192,8 +192,9 @@ class OvnForwardsIT {
   @Order(2)
   void aRangeWithNoFreeAddressLeftFails() throws Exception {
     // A range of one address, already held by the default network's forward.
-    try (ComputeRuntime full = ComputeRuntime.startIncus(runtime.service().config().withOvnRanges(lostAddress + "-" + lostAddress),
-        incus, northbound); Server fullAgent = OvnTestStack.codeMode(full.capabilities())) {
+    String range = lostAddress + "-" + lostAddress;
+    try (ComputeRuntime full = ComputeRuntime.startIncus(runtime.service().config().withOvnRanges(range), incus,
+        northbound); Server fullAgent = OvnTestStack.codeMode(full.capabilities())) {
       assertThatThrownBy(() -> full.service().forward(sandbox, "side", "web2", 80, null, "tcp"))
           .isInstanceOf(BackendException.class).hasMessage("no free address remains in the OVN range");
       assertThat(OvnTestStack.agentSees(fullAgent, forwardProgram("side", "web2", 80, 80)))

@@ -14,6 +14,7 @@ import dev.agentcompute.ovn.OvnNorthbound;
 import dev.agentcompute.ovn.PortGroup;
 import dev.agentcompute.ovn.Uuid;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -201,9 +202,9 @@ final class NorthboundInspector {
       return Optional.empty();
     }
     int[] ruleOfRow = new int[ruleRows.size()];
-    java.util.Arrays.fill(ruleOfRow, -1);
+    Arrays.fill(ruleOfRow, -1);
     int[] rowOfRule = new int[rules.size()];
-    java.util.Arrays.fill(rowOfRule, -1);
+    Arrays.fill(rowOfRule, -1);
     for (int r = 0; r < rules.size(); r++) {
       if (!augment(r, new boolean[ruleRows.size()], rules, egress, ruleRows, group, ruleOfRow, rowOfRule)) {
         return Optional.empty();

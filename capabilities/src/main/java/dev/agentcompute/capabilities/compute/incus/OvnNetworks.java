@@ -170,7 +170,8 @@ final class OvnNetworks {
     try {
       NetworkPeer existing = project.networks().peer(from, to);
       String targetProject = existing.targetProject() == null ? "" : existing.targetProject();
-      if (!to.equals(existing.targetNetwork()) || !(targetProject.isEmpty() || Meta.project(sandbox).equals(targetProject))) {
+      boolean sameProject = targetProject.isEmpty() || Meta.project(sandbox).equals(targetProject);
+      if (!to.equals(existing.targetNetwork()) || !sameProject) {
         throw new BackendException(Kind.FAILED, "peer \"" + to + "\" already exists on network \"" + from + "\"");
       }
       return;
