@@ -15,10 +15,6 @@ import dev.agentcompute.codemode.Server;
 import dev.agentcompute.incus.IncusClient;
 import dev.agentcompute.incus.NetworkPeer;
 import dev.agentcompute.ovn.OvnNorthbound;
-import dev.agentcompute.ovn.OvsdbEndpoint;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -32,11 +28,10 @@ import org.junit.jupiter.api.Test;
  * two OVN networks serves all tests; no containers.
  */
 class OvnErrorsIT {
+  private static OvnTestStack.Relayed stack;
   private static IncusClient incus;
   private static OvnNorthbound northbound;
-  private static Path relayDir;
   private static OvnFaultRelay relay;
-  private static IncusClient relayed;
   private static ComputeRuntime runtime;
   private static ComputeService service;
   private static Server agent;
@@ -46,15 +41,14 @@ class OvnErrorsIT {
 
   @BeforeAll
   static void start() throws Exception {
-    incus = OvnTestStack.incusOrAbort();
-    northbound = OvnNorthbound.connect(OvsdbEndpoint.parse(OvnTestStack.nbEndpoint()));
-    relayDir = Files.createTempDirectory("ovnerr");
-    relay = OvnFaultRelay.start(IncusHarness.socket(), relayDir);
-    relayed = IncusClient.unixSocket(relay.socket()).operationTimeout(Duration.ofMinutes(5)).build();
-    runtime = ComputeRuntime.startIncus(IncusHarness.config()
+    stack = OvnTestStack.Relayed.start("ovnerr", IncusHarness.config()
         .withDefaultNetworkKind(NetworkKind.OVN)
         .withOvnUplink(OvnTestStack.UPLINK)
-        .withBridgeSubnets(SubnetPool.parse("10.215.0.0/16", 24)), relayed, northbound);
+        .withBridgeSubnets(SubnetPool.parse("10.215.0.0/16", 24)));
+    incus = stack.incus();
+    northbound = stack.northbound();
+    relay = stack.relay();
+    runtime = stack.runtime();
     service = runtime.service();
     agent = OvnTestStack.codeMode(runtime.capabilities());
     sandbox = IncusHarness.uniqueName("itovnerr");
@@ -74,12 +68,7 @@ class OvnErrorsIT {
       assertThat(service.backend().getSandbox(sandbox)).as("sandbox %s is gone", sandbox).isEmpty();
     } finally {
       agent.close();
-      runtime.close();
-      relayed.close();
-      relay.close();
-      Files.deleteIfExists(relayDir);
-      northbound.close();
-      incus.close();
+      stack.close();
     }
   }
 

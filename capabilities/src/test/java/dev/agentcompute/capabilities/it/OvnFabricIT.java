@@ -21,7 +21,6 @@ import dev.agentcompute.capabilities.net.NetworkKind;
 import dev.agentcompute.capabilities.net.OvnNetCapabilities;
 import dev.agentcompute.capabilities.net.SubnetPool;
 import dev.agentcompute.incus.IncusClient;
-import dev.agentcompute.incus.IncusException;
 import dev.agentcompute.capabilities.compute.incus.IncusBackend;
 import dev.agentcompute.ovn.Condition;
 import dev.agentcompute.ovn.Operation;
@@ -42,7 +41,6 @@ import java.util.OptionalLong;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -58,7 +56,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class OvnFabricIT {
-  private static final String UPLINK = "ovn-uplink";
+  private static final String UPLINK = OvnTestStack.UPLINK;
   private static final String OPERATOR = "operator";
 
   private static IncusClient incus;
@@ -80,18 +78,8 @@ class OvnFabricIT {
 
   @BeforeAll
   static void start() {
-    incus = IncusClient.unixSocket(IncusHarness.socket()).operationTimeout(Duration.ofMinutes(5)).build();
-    boolean uplink;
-    try {
-      uplink = "physical".equals(incus.networks().get(UPLINK).type());
-    } catch (IncusException e) {
-      uplink = false;
-    }
-    if (!uplink) {
-      incus.close();
-      Assumptions.abort("the OVN stack is not up (no Incus network " + UPLINK + "): run dev/ovn-stack up");
-    }
-    northbound = OvnNorthbound.connect(OvsdbEndpoint.parse(nbEndpoint()));
+    incus = OvnTestStack.incusOrAbort();
+    northbound = OvnNorthbound.connect(OvsdbEndpoint.parse(OvnTestStack.nbEndpoint()));
     int x = ThreadLocalRandom.current().nextInt(32, 200); // also picks this run's part of the forward range
     rangeStart = x - 16;
     sideCidr = "10.212." + x + ".0/24";
@@ -110,14 +98,6 @@ class OvnFabricIT {
     caps = runtime.capabilities();
     a = newSandbox();
     b = newSandbox();
-  }
-
-  private static String nbEndpoint() {
-    String env = System.getenv("AGENTCOMPUTE_OVN_NB_UNIX");
-    if (env != null && !env.isEmpty()) {
-      return env.startsWith("unix:") ? env : "unix:" + env;
-    }
-    return "unix:" + IncusHarness.root().resolve(".state/ovn/ovnnb_db.sock");
   }
 
   private static String newSandbox() {

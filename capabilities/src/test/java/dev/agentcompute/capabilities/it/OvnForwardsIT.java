@@ -18,10 +18,6 @@ import dev.agentcompute.codemode.Server;
 import dev.agentcompute.incus.IncusClient;
 import dev.agentcompute.incus.NetworkForward;
 import dev.agentcompute.ovn.OvnNorthbound;
-import dev.agentcompute.ovn.OvsdbEndpoint;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -48,11 +44,10 @@ import org.junit.jupiter.api.TestMethodOrder;
 class OvnForwardsIT {
   private static final Pattern LISTEN_ADDRESS = Pattern.compile("\"listen_address\"\\s*:\\s*\"([^\"]+)\"");
 
+  private static OvnTestStack.Relayed stack;
   private static IncusClient incus;
   private static OvnNorthbound northbound;
-  private static Path relayDir;
   private static OvnFaultRelay relay;
-  private static IncusClient relayed;
   private static ComputeRuntime runtime;
   private static ComputeService service;
   private static List<CapabilityDefinition<?, ?>> caps;
@@ -64,17 +59,16 @@ class OvnForwardsIT {
 
   @BeforeAll
   static void start() throws Exception {
-    incus = OvnTestStack.incusOrAbort();
-    northbound = OvnNorthbound.connect(OvsdbEndpoint.parse(OvnTestStack.nbEndpoint()));
-    relayDir = Files.createTempDirectory("ovnfwd");
-    relay = OvnFaultRelay.start(IncusHarness.socket(), relayDir);
-    relayed = IncusClient.unixSocket(relay.socket()).operationTimeout(Duration.ofMinutes(5)).build();
     int first = ThreadLocalRandom.current().nextInt(0, 239); // this run's 16 addresses of the uplink routes
-    runtime = ComputeRuntime.startIncus(IncusHarness.config()
+    stack = OvnTestStack.Relayed.start("ovnfwd", IncusHarness.config()
         .withDefaultNetworkKind(NetworkKind.OVN)
         .withOvnUplink(OvnTestStack.UPLINK)
         .withOvnRanges("10.90.1." + first + "-10.90.1." + Math.min(first + 15, 254))
-        .withBridgeSubnets(SubnetPool.parse("10.214.0.0/16", 24)), relayed, northbound);
+        .withBridgeSubnets(SubnetPool.parse("10.214.0.0/16", 24)));
+    incus = stack.incus();
+    northbound = stack.northbound();
+    relay = stack.relay();
+    runtime = stack.runtime();
     service = runtime.service();
     caps = runtime.capabilities();
     agent = OvnTestStack.codeMode(caps);
@@ -100,12 +94,7 @@ class OvnForwardsIT {
       assertThat(service.backend().getSandbox(sandbox)).as("sandbox %s is gone", sandbox).isEmpty();
     } finally {
       agent.close();
-      runtime.close();
-      relayed.close();
-      relay.close();
-      Files.deleteIfExists(relayDir);
-      northbound.close();
-      incus.close();
+      stack.close();
     }
   }
 

@@ -2,6 +2,8 @@ package dev.agentcompute.capabilities.it;
 
 import dev.agentcompute.capabilities.CapabilityDefinition;
 import dev.agentcompute.capabilities.CodeModeRegistration;
+import dev.agentcompute.capabilities.ComputeRuntime;
+import dev.agentcompute.capabilities.config.ComputeConfig;
 import dev.agentcompute.codemode.CodeMode;
 import dev.agentcompute.codemode.CodeModeException;
 import dev.agentcompute.codemode.Context;
@@ -11,6 +13,10 @@ import dev.agentcompute.codemode.Server;
 import dev.agentcompute.codemode.authz.Subject;
 import dev.agentcompute.incus.IncusClient;
 import dev.agentcompute.incus.IncusException;
+import dev.agentcompute.ovn.OvnNorthbound;
+import dev.agentcompute.ovn.OvsdbEndpoint;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Assumptions;
@@ -44,6 +50,34 @@ final class OvnTestStack {
       return env.startsWith("unix:") ? env : "unix:" + env;
     }
     return "unix:" + IncusHarness.root().resolve(".state/ovn/ovnnb_db.sock");
+  }
+
+  /**
+   * A compute runtime whose backend reaches incusd only through an {@link OvnFaultRelay}, beside a
+   * direct client ({@code incus}) for the test's own checks, and the northbound connection.
+   */
+  record Relayed(IncusClient incus, OvnNorthbound northbound, Path relayDir, OvnFaultRelay relay,
+      IncusClient relayed, ComputeRuntime runtime) implements AutoCloseable {
+
+    static Relayed start(String tempPrefix, ComputeConfig config) throws Exception {
+      IncusClient incus = incusOrAbort();
+      OvnNorthbound northbound = OvnNorthbound.connect(OvsdbEndpoint.parse(nbEndpoint()));
+      Path relayDir = Files.createTempDirectory(tempPrefix);
+      OvnFaultRelay relay = OvnFaultRelay.start(IncusHarness.socket(), relayDir);
+      IncusClient relayed = IncusClient.unixSocket(relay.socket()).operationTimeout(Duration.ofMinutes(5)).build();
+      return new Relayed(incus, northbound, relayDir, relay, relayed,
+          ComputeRuntime.startIncus(config, relayed, northbound));
+    }
+
+    @Override
+    public void close() throws Exception {
+      runtime.close();
+      relayed.close();
+      relay.close();
+      Files.deleteIfExists(relayDir);
+      northbound.close();
+      incus.close();
+    }
   }
 
   /** The CodeMode engine over these capabilities, as an agent meets them. */
