@@ -22,6 +22,9 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class WorkerPool implements AutoCloseable {
 
+    /** How long after an execution takes a fresh worker its replacement starts (see refillSoon). */
+    static final java.time.Duration REFILL_DELAY = java.time.Duration.ofMillis(25);
+
     private final List<String> command;
     private final int maxLive;
     private final int warmTarget;
@@ -76,7 +79,7 @@ final class WorkerPool implements AutoCloseable {
                 }
                 while (!fresh.isEmpty()) {
                     Worker w = fresh.poll();
-                    refill();
+                    refillSoon();
                     if (w.alive()) {
                         w.subject = subject;
                         return w;
@@ -174,6 +177,27 @@ final class WorkerPool implements AutoCloseable {
             return true;
         }
         return false;
+    }
+
+    /**
+     * Refills the pool a little later: a JVM starting at once would take CPU from the execution that
+     * just took a worker (a 2-core host has no core to spare for it). A short execution is over by
+     * then and its reaping has refilled the pool already; a long one gets its replacement started.
+     */
+    private void refillSoon() {
+        Thread.ofVirtual().name("codemode-worker-refill").start(() -> {
+            try {
+                Thread.sleep(REFILL_DELAY);
+            } catch (InterruptedException e) {
+                return;
+            }
+            lock.lock();
+            try {
+                refill();
+            } finally {
+                lock.unlock();
+            }
+        });
     }
 
     private void refill() {
