@@ -61,6 +61,8 @@ final class HttpFrontEnd implements AutoCloseable {
         .host(address.bindHost())
         .port(address.port())
         .maxPayloadSize(settings.maxRequestBytes())
+        .idleConnectionTimeout(settings.idleConnectionTimeout())
+        .idleConnectionPeriod(settings.idleConnectionTimeout().dividedBy(4))
         .shutdownHook(false)
         .featuresDiscoverServices(false);
     tokens.ifPresent(t -> builder.addFeature(SecurityFeature.builder()

@@ -42,10 +42,16 @@ final class StreamableHttpTransport implements McpStreamableServerTransportProvi
   static final List<String> VERSIONS = List.of(ProtocolVersions.MCP_2025_03_26,
       ProtocolVersions.MCP_2025_06_18, ProtocolVersions.MCP_2025_11_25);
 
-  /** Tunables; {@link #defaults()} are what the server uses. */
-  record Settings(Duration idleTimeout, Duration keepAlive, int maxRequestBytes) {
+  /**
+   * Tunables; {@link #defaults()} are what the server uses. {@code idleTimeout} ends an MCP session
+   * nobody uses; {@code idleConnectionTimeout} closes a TCP connection on which no request arrives (a
+   * client that connects and sends nothing, or an idle keep-alive), as the original's 10 s
+   * {@code ReadHeaderTimeout} does. Unlike Go's, it does not cut a request whose headers trickle in:
+   * Helidon 4.2 has no server-side read timeout. Calls and streams in progress are not idle.
+   */
+  record Settings(Duration idleTimeout, Duration keepAlive, int maxRequestBytes, Duration idleConnectionTimeout) {
     static Settings defaults() {
-      return new Settings(Duration.ofMinutes(30), Duration.ofSeconds(15), 4 * 1024 * 1024);
+      return new Settings(Duration.ofMinutes(30), Duration.ofSeconds(15), 4 * 1024 * 1024, Duration.ofSeconds(10));
     }
   }
 

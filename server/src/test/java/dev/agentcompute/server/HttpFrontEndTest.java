@@ -127,7 +127,7 @@ class HttpFrontEndTest {
   @Test
   void sessionProtocolAndBodyRules() throws Exception {
     start(Optional.empty(), new StreamableHttpTransport.Settings(Duration.ofMinutes(5),
-        Duration.ofSeconds(15), 2048));
+        Duration.ofSeconds(15), 2048, Duration.ofSeconds(10)));
     assertThat(send("POST", CALL, b -> { }).statusCode()).isEqualTo(400);
     assertThat(send("POST", CALL, b -> b.header("Mcp-Session-Id", "nope")).statusCode())
         .isEqualTo(404);
@@ -176,7 +176,7 @@ class HttpFrontEndTest {
   @Test
   void idleSessionsExpire() throws Exception {
     start(Optional.empty(), new StreamableHttpTransport.Settings(Duration.ofMillis(300),
-        Duration.ofSeconds(15), 1 << 20));
+        Duration.ofSeconds(15), 1 << 20, Duration.ofSeconds(10)));
     String id = initialize(b -> { });
     assertThat(server.sessionCount()).isEqualTo(1);
     long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
@@ -189,9 +189,57 @@ class HttpFrontEndTest {
   }
 
   @Test
-  void listeningStreamSendsKeepAlivesAndEndsOnDelete() throws Exception {
+  void idleConnectionsAreClosed() throws Exception {
     start(Optional.empty(), new StreamableHttpTransport.Settings(Duration.ofMinutes(5),
-        Duration.ofMillis(100), 1 << 20));
+        Duration.ofSeconds(15), 1 << 20, Duration.ofMillis(300)));
+    // A connection that never sends a request, and one whose keep-alive wait for the next request
+    // outlasts the timeout, are closed by the server.
+    try (Socket silent = new Socket("127.0.0.1", server.port())) {
+      silent.setSoTimeout(20_000); // far above the server's 300 ms: a read that times out here fails the test
+      assertThat(readUntilClosed(silent.getInputStream())).isEmpty();
+    }
+    try (Socket kept = new Socket("127.0.0.1", server.port())) {
+      kept.setSoTimeout(20_000);
+      byte[] body = INIT.getBytes(StandardCharsets.UTF_8);
+      kept.getOutputStream().write(("POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+          + "Accept: application/json, text/event-stream\r\nContent-Length: " + body.length + "\r\n\r\n")
+          .getBytes(StandardCharsets.US_ASCII));
+      kept.getOutputStream().write(body);
+      kept.getOutputStream().flush();
+      assertThat(readUntilClosed(kept.getInputStream())).startsWith("HTTP/1.1 200");
+    }
+  }
+
+  @Test
+  void aSlowCallOutlivesTheIdleTimeout() throws Exception {
+    start(Optional.empty(), new StreamableHttpTransport.Settings(Duration.ofMinutes(5),
+        Duration.ofSeconds(15), 1 << 20, Duration.ofMillis(300)));
+    String id = initialize(b -> { });
+    HttpResponse<String> slow = send("POST", """
+        {"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"pause","arguments":{"ms":1500}}}""",
+        b -> b.header("Mcp-Session-Id", id));
+    assertThat(slow.statusCode()).isEqualTo(200);
+    assertThat(slow.body()).contains("\"done\"");
+  }
+
+  /** Everything the server sends until it closes the connection (a reset counts as closed). */
+  private static String readUntilClosed(InputStream in) throws IOException {
+    StringBuilder seen = new StringBuilder();
+    try {
+      for (int c = in.read(); c >= 0; c = in.read()) {
+        seen.append((char) c);
+      }
+    } catch (java.net.SocketException reset) {
+      // closed with unread data on the server side
+    }
+    return seen.toString();
+  }
+
+  @Test
+  void listeningStreamSendsKeepAlivesAndEndsOnDelete() throws Exception {
+    // The stream outlives the read timeout many times over: it applies to reading requests only.
+    start(Optional.empty(), new StreamableHttpTransport.Settings(Duration.ofMinutes(5),
+        Duration.ofMillis(100), 1 << 20, Duration.ofMillis(200)));
     String id = initialize(b -> { });
     HttpRequest get = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port()
         + "/mcp")).header("Accept", "text/event-stream").header("Mcp-Session-Id", id).GET()
@@ -200,7 +248,8 @@ class HttpFrontEndTest {
     assertThat(stream.statusCode()).isEqualTo(200);
     try (InputStream in = stream.body()) {
       String seen = "";
-      while (!seen.contains(": keepalive")) {
+      while (seen.split(": keepalive", -1).length - 1 < 10) { // about 1 s: five read timeouts
+
         byte[] chunk = new byte[256];
         int n = in.read(chunk);
         assertThat(n).isPositive();
