@@ -224,4 +224,24 @@ class OvnForwardsIT {
         .as("a plain failure (spec §2.7 net.forward)").isEqualTo("capability failed");
     assertThat(forwardsOn("default")).singleElement().satisfies(f -> assertThat(f.ports()).hasSize(2));
   }
+
+  @Test
+  @Order(5)
+  void anInstanceWithoutAnAddressOnTheNetworkIsRefused() {
+    // A NIC on a network without DHCP: the guest has no IPv4 there. OVN still reserves it an address
+    // that Incus lists as a lease; the relay hides that lease, as when no address is known at all.
+    service.createNetwork(sandbox, new NetworkSpec("bare", NetworkKind.OVN, "", false, true, true));
+    service.attach(sandbox, "web2", "bare", "eth1", null, null);
+    relay.always(r -> r.is("GET", "/1.0/networks/bare/leases"), r -> new OvnFaultRelay.Rewrite(
+        body -> body.replaceFirst("(?s)\"metadata\"\\s*:\\s*\\[.*\\]", "\"metadata\":[]")));
+    try {
+      assertThatThrownBy(() -> service.forward(sandbox, "bare", "web2", 80, null, "tcp"))
+          .isInstanceOf(BackendException.class).hasMessage("instance web2 has no address on network bare");
+      assertThat(OvnTestStack.agentSees(agent, forwardProgram("bare", "web2", 80, 80)))
+          .as("a plain failure (spec §3.6)").isEqualTo("capability failed");
+      assertThat(forwardsOn("bare")).isEmpty();
+    } finally {
+      relay.clear();
+    }
+  }
 }
