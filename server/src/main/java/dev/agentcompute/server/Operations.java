@@ -9,6 +9,7 @@ import io.helidon.webserver.observe.metrics.MetricsObserver;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -49,90 +50,69 @@ public final class Operations {
         .build();
   }
 
-  private HealthCheck serverCheck() {
+  /** A health check of {@code type} named {@code name} that answers with {@code call}. */
+  private static HealthCheck check(HealthCheckType type, String name, Supplier<HealthCheckResponse> call) {
     return new HealthCheck() {
       @Override
       public HealthCheckType type() {
-        return HealthCheckType.LIVENESS;
+        return type;
       }
 
       @Override
       public String name() {
-        return "server";
+        return name;
       }
 
       @Override
       public HealthCheckResponse call() {
-        return HealthCheckResponse.builder().status(true)
-            .detail("version", version.line())
-            .detail("started", started.toString())
-            .build();
+        return call.get();
       }
     };
   }
 
+  private HealthCheck serverCheck() {
+    return check(HealthCheckType.LIVENESS, "server", () -> HealthCheckResponse.builder().status(true)
+        .detail("version", version.line())
+        .detail("started", started.toString())
+        .build());
+  }
+
   private HealthCheck configCheck() {
-    return new HealthCheck() {
-      @Override
-      public HealthCheckType type() {
-        return HealthCheckType.LIVENESS;
-      }
-
-      @Override
-      public String name() {
-        return "config";
-      }
-
-      @Override
-      public HealthCheckResponse call() {
-        LiveConfig.State s = live.current();
-        HealthCheckResponse.Builder b = HealthCheckResponse.builder().status(true)
-            .detail("file", s.source().file().toString())
-            .detail("digest", "sha256:" + s.source().digest())
-            .detail("commit", s.source().gitCommit().orElse("none"))
-            .detail("catalogue_digest", "sha256:" + s.catalogueDigest())
-            .detail("applied_at", s.appliedAt().toString())
-            .detail("pending_restart", s.pending().stream()
-                .map(p -> p.key() + ": " + p.reason()).toList());
-        s.rejected().ifPresent(r -> b
-            .detail("rejected_digest", "sha256:" + r.digest())
-            .detail("rejected_at", r.at().toString())
-            .detail("rejected_problems", r.problems()));
-        return b.build();
-      }
-    };
+    return check(HealthCheckType.LIVENESS, "config", () -> {
+      LiveConfig.State s = live.current();
+      HealthCheckResponse.Builder b = HealthCheckResponse.builder().status(true)
+          .detail("file", s.source().file().toString())
+          .detail("digest", "sha256:" + s.source().digest())
+          .detail("commit", s.source().gitCommit().orElse("none"))
+          .detail("catalogue_digest", "sha256:" + s.catalogueDigest())
+          .detail("applied_at", s.appliedAt().toString())
+          .detail("pending_restart", s.pending().stream()
+              .map(p -> p.key() + ": " + p.reason()).toList());
+      s.rejected().ifPresent(r -> b
+          .detail("rejected_digest", "sha256:" + r.digest())
+          .detail("rejected_at", r.at().toString())
+          .detail("rejected_problems", r.problems()));
+      return b.build();
+    });
   }
 
   /** One readiness entry aggregating the pluggable checks, each reported by name. */
   private HealthCheck readinessChecks() {
-    return new HealthCheck() {
-      @Override
-      public HealthCheckType type() {
-        return HealthCheckType.READINESS;
-      }
-
-      @Override
-      public String name() {
-        return "dependencies";
-      }
-
-      @Override
-      public HealthCheckResponse call() {
-        boolean allUp = true;
-        HealthCheckResponse.Builder b = HealthCheckResponse.builder();
-        for (ReadinessCheck check : readiness) {
-          ReadinessCheck.Result result;
-          try {
-            result = check.check();
-          } catch (Exception e) {
-            result = ReadinessCheck.Result.down(String.valueOf(e.getMessage()));
-          }
-          allUp &= result.up();
-          b.detail(check.name(), Map.of("status", result.up() ? "UP" : "DOWN",
-              "details", result.details()));
+    return check(HealthCheckType.READINESS, "dependencies", () -> {
+      boolean allUp = true;
+      HealthCheckResponse.Builder b = HealthCheckResponse.builder();
+      for (ReadinessCheck check : readiness) {
+        ReadinessCheck.Result result;
+        try {
+          result = check.check();
+        } catch (Exception e) {
+          result = ReadinessCheck.Result.down(String.valueOf(e.getMessage()));
         }
-        return b.status(allUp).build();
+        allUp &= result.up();
+        b.detail(check.name(), Map.of("status", result.up() ? "UP" : "DOWN",
+            "details", result.details()));
       }
-    };
+      return b.status(allUp).build();
+    });
   }
 }
