@@ -56,8 +56,11 @@ interface Transport extends AutoCloseable {
     }
 
     private static Transport socket(Socket socket) throws IOException {
-        InputStream in = socket.getInputStream();
-        OutputStream out = socket.getOutputStream();
+        return of(socket.getInputStream(), socket.getOutputStream(), socket);
+    }
+
+    /** A transport over {@code in} and {@code out} that closes {@code connection}. */
+    private static Transport of(InputStream in, OutputStream out, java.io.Closeable connection) {
         return new Transport() {
             @Override
             public InputStream input() {
@@ -72,7 +75,7 @@ interface Transport extends AutoCloseable {
             @Override
             public void close() {
                 try {
-                    socket.close();
+                    connection.close();
                 } catch (IOException ignored) {
                     // closing is best effort; the reader sees the end of stream either way
                 }
@@ -119,25 +122,6 @@ interface Transport extends AutoCloseable {
                 }
             }
         };
-        return new Transport() {
-            @Override
-            public InputStream input() {
-                return in;
-            }
-
-            @Override
-            public OutputStream output() {
-                return out;
-            }
-
-            @Override
-            public void close() {
-                try {
-                    channel.close();
-                } catch (IOException ignored) {
-                    // best effort, as above
-                }
-            }
-        };
+        return of(in, out, channel);
     }
 }
