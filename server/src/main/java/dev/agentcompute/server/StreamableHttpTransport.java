@@ -298,10 +298,7 @@ final class StreamableHttpTransport implements McpStreamableServerTransportProvi
 
   private void respondOverSse(HttpSession s, McpSchema.JSONRPCRequest request,
       McpTransportContext context, ServerResponse res) {
-    res.status(Status.OK_200)
-        .header(HeaderNames.CONTENT_TYPE, "text/event-stream")
-        .header(HeaderNames.CACHE_CONTROL, "no-cache")
-        .header(SESSION_ID, s.mcp.getId());
+    sseHeaders(res, s);
     try (var out = res.outputStream()) {
       SseStream stream = new SseStream(json, out);
       s.opened(stream, false);
@@ -317,6 +314,14 @@ final class StreamableHttpTransport implements McpStreamableServerTransportProvi
     } catch (IOException e) {
       LOG.fine("client closed the response stream early");
     }
+  }
+
+  /** The headers that open an SSE response of session {@code s}. */
+  private static void sseHeaders(ServerResponse res, HttpSession s) {
+    res.status(Status.OK_200)
+        .header(HeaderNames.CONTENT_TYPE, "text/event-stream")
+        .header(HeaderNames.CACHE_CONTROL, "no-cache")
+        .header(SESSION_ID, s.mcp.getId());
   }
 
   // ----------------------------------------------------------------------------------- GET
@@ -341,10 +346,7 @@ final class StreamableHttpTransport implements McpStreamableServerTransportProvi
       return;
     }
     HttpSession s = session.get();
-    res.status(Status.OK_200)
-        .header(HeaderNames.CONTENT_TYPE, "text/event-stream")
-        .header(HeaderNames.CACHE_CONTROL, "no-cache")
-        .header(SESSION_ID, s.mcp.getId());
+    sseHeaders(res, s);
     try (var out = res.outputStream()) {
       SseStream stream = new SseStream(json, out);
       s.opened(stream, true);
