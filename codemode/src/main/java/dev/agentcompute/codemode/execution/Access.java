@@ -21,10 +21,25 @@ public final class Access {
         try {
             policy.authorize(ctx, new AccessRequest(AccessRequest.Kind.DISCOVER, subject, e.id(), e.name(), Map.of()));
             return true;
-        } catch (AccessDenied denied) {
-            return false;
         } catch (Throwable t) {
+            if (isDenial(t)) {
+                return false;
+            }
             throw CodeModeException.of(Failure.POLICY_FAILURE);
         }
+    }
+
+    /**
+     * Whether {@code t} is a denial: an {@link AccessDenied} itself or anywhere in its cause chain
+     * (the Go original matches {@code errors.Is(err, authz.ErrDenied)} through wrappers).
+     */
+    public static boolean isDenial(Throwable t) {
+        int depth = 0;
+        for (Throwable c = t; c != null && depth++ < 64; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof AccessDenied) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -6,7 +6,6 @@ import dev.agentcompute.codemode.Context;
 import dev.agentcompute.codemode.Failure;
 import dev.agentcompute.codemode.Handler;
 import dev.agentcompute.codemode.Limits;
-import dev.agentcompute.codemode.authz.AccessDenied;
 import dev.agentcompute.codemode.authz.AccessRequest;
 import dev.agentcompute.codemode.authz.Policy;
 import dev.agentcompute.codemode.authz.Subject;
@@ -68,7 +67,7 @@ final class Dispatcher {
             policy.authorize(ctx, request);
             return null;
         });
-        if (denial instanceof AccessDenied) {
+        if (denial != null && Access.isDenial(denial)) {
             throw CodeModeException.of(Failure.PERMISSION_DENIED);
         }
         if (denial != null) {
