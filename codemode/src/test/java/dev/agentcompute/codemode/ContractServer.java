@@ -33,6 +33,12 @@ final class ContractServer {
 
     record SlowIn(long millis) { }
 
+    record NarrowIn(boolean on, @Nullable List<@Nullable String> names) { }
+
+    record NarrowOut(int i, short s, @Unsigned byte ub, float f, @Nullable String none, Optional<String> absent,
+                     @OmitEmpty Optional<String> omitted, List<String> nilList, Map<String, Long> emptyMap,
+                     @Nullable List<@Nullable String> names) { }
+
     final List<AccessRequest> requests = new CopyOnWriteArrayList<>();
     final CountDownLatch slowStarted = new CountDownLatch(1);
     volatile boolean slowInterrupted;
@@ -101,6 +107,9 @@ final class ContractServer {
                             }
                             return new Ok(true);
                         }))
+                .register(Capability.named("narrow.get", NarrowIn.class, NarrowOut.class).summary("Narrow.")
+                        .handler((c, s, in) -> new NarrowOut(-7, (short) 300, (byte) 200, 0.1f, null, Optional.empty(),
+                                Optional.empty(), null, Map.of(), in.names())))
                 .register(Capability.named("rich.get", Fixtures.Empty.class, Fixtures.RichOut.class).summary("Rich.")
                         .handler((c, s, in) -> new Fixtures.RichOut(List.of(new Fixtures.Item("t", 1.5)), Map.of("b", true, "a", false),
                                 new Fixtures.Detail("v", Optional.empty()), null, Optional.empty(), new byte[] {(byte) 255, 1})))
