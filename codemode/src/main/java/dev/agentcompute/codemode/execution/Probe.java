@@ -5,6 +5,7 @@ import dev.agentcompute.codemode.binding.GoQuote;
 import dev.agentcompute.codemode.protocol.Frame;
 import dev.agentcompute.codemode.protocol.FrameIO;
 import dev.agentcompute.codemode.protocol.Frames;
+import dev.agentcompute.codemode.protocol.JsonReader;
 import dev.agentcompute.codemode.protocol.ProtocolException;
 import dev.agentcompute.codemode.protocol.Values;
 import java.io.ByteArrayOutputStream;
@@ -98,7 +99,8 @@ final class Probe {
             try {
                 f = Frames.decode(payload, 1);
             } catch (ProtocolException e) {
-                return "stdout contained non-protocol data before probe_ack";
+                return isProbeAckType(payload) ? "received malformed probe_ack"
+                        : "stdout contained non-protocol data before probe_ack";
             }
             if (!(f instanceof Frame.ProbeAck ack)) {
                 return "stdout contained non-protocol data before probe_ack";
@@ -154,5 +156,14 @@ final class Probe {
         }
         return truncated ? "; worker stderr (truncated to 4096 bytes): " + GoQuote.quote(text)
                 : "; worker stderr: " + GoQuote.quote(text);
+    }
+
+    /** Whether a frame that failed strict decoding still names itself {@code probe_ack} (spec §2.10). */
+    private static boolean isProbeAckType(byte[] payload) {
+        try {
+            return JsonReader.parse(payload, 4) instanceof java.util.Map<?, ?> m && "probe_ack".equals(m.get("type"));
+        } catch (ProtocolException e) {
+            return false;
+        }
     }
 }

@@ -47,4 +47,24 @@ class ProbeTest {
         assertThat(Probe.stderrSuffix("x".repeat(5000).getBytes()))
                 .startsWith("; worker stderr (truncated to 4096 bytes): \"xxx").hasSize(43 + 4096 + 2);
     }
+
+    private static List<String> answering(String printf) {
+        // Reads the 32-byte probe frame first, so the host's write never meets a closed pipe.
+        return List.of("/bin/sh", "-c", "head -c 32 >/dev/null; " + printf);
+    }
+
+    @Test
+    void malformedAcksVersionMismatchesTrailingDataAndExitStatusesAreNamed() throws CodeModeException {
+        assertThatThrownBy(() -> Probe.run(answering("printf '\\000\\000\\000\\040{\"type\":\"probe_ack\",\"version\":2}'")))
+                .hasMessage("invalid registration: CodeMode worker probe failed: protocol version mismatch: child reported 2, "
+                        + "parent requires 1" + ADVICE);
+        assertThatThrownBy(() -> Probe.run(answering("printf '\\000\\000\\000\\040{\"type\":\"probe_ack\",\"versio\":11}'")))
+                .hasMessage("invalid registration: CodeMode worker probe failed: received malformed probe_ack" + ADVICE);
+        assertThatThrownBy(() -> Probe.run(answering("printf '\\000\\000\\000\\040{\"type\":\"probe_ack\",\"version\":1}x'")))
+                .hasMessage("invalid registration: CodeMode worker probe failed: received data after probe_ack" + ADVICE);
+        assertThatThrownBy(() -> Probe.run(answering("echo oops >&2; exit 7")))
+                .hasMessage("invalid registration: CodeMode worker probe failed: child exited with status 7" + ADVICE
+                        + "; worker stderr: \"oops\"");
+        Probe.run(answering("printf '\\000\\000\\000\\040{\"type\":\"probe_ack\",\"version\":1}'"));
+    }
 }
