@@ -107,4 +107,21 @@ class SearchRulesTest {
             assertThat(asked).hasValue(0);
         }
     }
+
+    @Test
+    void packingCountsGoHtmlEscapesInTheResponseBytes() throws CodeModeException {
+        Builder b = CodeMode.builder(Options.builder().authorizer(Authorizer.allowAll())
+                .limits(Limits.unset().with("MaxSearchResults", "100")).build());
+        // 500 '<' are 3,000 bytes as \u003c: each compact result is 3,061 bytes, so 21 fit (30 would fit unescaped).
+        String summary = "Widget " + "<".repeat(500) + ".";
+        for (int i = 0; i < 30; i++) {
+            b.register(Capability.named("w.op" + (char) ('a' + i / 26) + (char) ('a' + i % 26), Empty.class, StatusOut.class)
+                    .summary(summary).handler((c, s, in) -> null));
+        }
+        try (Server s = b.build()) {
+            SearchResponse r = s.search(Context.background(), USER, "widget");
+            assertThat(r.results()).hasSize(21);
+            assertThat(r.truncated()).isTrue();
+        }
+    }
 }

@@ -118,6 +118,10 @@ class CodeModeStdioTest {
         assertThat(search.get("outputSchema")).isEqualTo(JSON.readValue(CodeModeMcp.SEARCH_OUTPUT, Map.class));
         Map<String, Object> describe = tools.stream().filter(t -> t.get("name").equals("describe_api")).findFirst().orElseThrow();
         assertThat(describe.get("outputSchema")).isEqualTo(JSON.readValue(CodeModeMcp.DESCRIBE_OUTPUT, Map.class));
+        Map<String, Object> execute = tools.stream().filter(t -> t.get("name").equals("execute")).findFirst().orElseThrow();
+        // "any" is spelled {} rather than the boolean schema true (docs/codemode.md, MCP).
+        assertThat(execute.get("outputSchema")).isEqualTo(Map.of("type", "object", "required", List.of("result"),
+                "additionalProperties", false, "properties", Map.of("result", Map.of())));
     }
 
     @Test

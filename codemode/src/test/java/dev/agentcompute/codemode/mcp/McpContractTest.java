@@ -138,4 +138,14 @@ class McpContractTest {
         assertThat(error(call(InvocationResolver.staticSubject(new Subject("")), "execute", "source",
                 "def main():\n    return 1\n"))).isEqualTo("unauthenticated");
     }
+
+    @Test
+    void metaNeverNamesTheSubjectAndConstructionNeedsBothParts() {
+        McpSchema.CallToolResult r = CodeModeMcp.tools(server, InvocationResolver.staticSubject(new Subject(""))).stream()
+                .filter(t -> t.tool().name().equals("search_api")).findFirst().orElseThrow().callHandler()
+                .apply(null, new McpSchema.CallToolRequest("search_api", Map.of("query", "health"), Map.of("subject", "alice")));
+        assertThat(error(r)).isEqualTo("unauthenticated");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> CodeModeMcp.tools(null, USER)).hasMessage("service");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> CodeModeMcp.tools(server, null)).hasMessage("resolver");
+    }
 }
