@@ -60,6 +60,8 @@ class ExecutionRulesTest {
         assertThat(run("return records.lookup(**{'key': 'a', 'limit': 3})")).isEqualTo(Map.of("key", "a", "count", 3L));
         assertThat(fails("return records.lookup(key='a', **{'key': 'b'})"))
                 .isEqualTo("invalid capability arguments: duplicate argument \"key\"");
+        assertThat(fails("return records.lookup(**{1: 'a'})")).as("the interpreter rejects non-string keywords")
+                .isEqualTo("invalid program");
         assertThat(fails("return records.lookup(key='a', key='b')"))
                 .startsWith("invalid program: <codemode>:2:").contains("key");
     }
