@@ -101,8 +101,10 @@ public final class CodeModeMcp {
                 Subject subject;
                 try {
                     subject = resolver.resolve(ctx);
-                } catch (Throwable t) {
-                    subject = null;
+                } catch (RuntimeException | Error bug) {
+                    throw bug; // a resolver bug, as a Go panic: internal failure (below)
+                } catch (Exception refused) {
+                    subject = null; // the resolver's answer "not authenticated", as a Go error
                 }
                 if (subject == null || !subject.isAuthenticated()) {
                     return error(Failure.UNAUTHENTICATED.text());

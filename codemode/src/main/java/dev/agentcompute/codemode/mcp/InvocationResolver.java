@@ -5,8 +5,9 @@ import dev.agentcompute.codemode.authz.Subject;
 
 /**
  * Names the trusted subject of one tool call from host-owned context only: never from tool
- * arguments, program source or {@code _meta}. A failure or an empty id reads
- * {@code unauthenticated}.
+ * arguments, program source or {@code _meta}. No subject ({@code null}), an empty id or a checked
+ * exception (Go's returned error) reads {@code unauthenticated}; an unchecked exception is a bug
+ * (Go's panic) and reads {@code internal failure}.
  */
 @FunctionalInterface
 public interface InvocationResolver {
@@ -20,6 +21,6 @@ public interface InvocationResolver {
 
     /** The subject the host's authentication stored with {@link Subject#in(Context)}. */
     static InvocationResolver contextSubject() {
-        return ctx -> Subject.from(ctx).orElseThrow(() -> new IllegalStateException("no subject in context"));
+        return ctx -> Subject.from(ctx).orElse(null);
     }
 }

@@ -97,12 +97,17 @@ class CodeModeMcpTest {
     void identityComesOnlyFromTheResolver() {
         InvocationResolver empty = InvocationResolver.staticSubject(new Subject(""));
         InvocationResolver failing = ctx -> {
-            throw new IllegalStateException("token expired for alice");
+            throw new Exception("token expired for alice");
+        };
+        InvocationResolver broken = ctx -> {
+            throw new IllegalStateException("resolver bug for alice");
         };
         for (String tool : List.of("search_api", "describe_api", "execute")) {
             Map<String, Object> args = Map.of(tool.equals("search_api") ? "query" : tool.equals("execute") ? "source" : "name", "x");
             assertThat(text(call(empty, tool, args))).isEqualTo("unauthenticated");
             assertThat(text(call(failing, tool, args))).isEqualTo("unauthenticated");
+            assertThat(text(call(broken, tool, args))).as("an unchecked exception is a bug, as a Go panic")
+                    .isEqualTo("internal failure");
             assertThat(text(call(InvocationResolver.contextSubject(), tool, args))).isEqualTo("unauthenticated");
         }
         Context withSubject = new Subject("ctx-user").in(Context.background());
