@@ -68,7 +68,12 @@ public final class Executor implements AutoCloseable {
                     + "MaxSourceBytes");
         }
         WorkerCommand.prepareAotCache(limits.maxWorkerMemoryBytes());
-        List<String> command = WorkerCommand.build(limits.maxWorkerMemoryBytes());
+        return start(catalog, policy, limits, WorkerCommand.build(limits.maxWorkerMemoryBytes()), childCap);
+    }
+
+    /** With another worker command: tests drive the host with workers that break the protocol. */
+    static Executor start(Catalog catalog, Policy policy, Limits limits, List<String> command, long childCap)
+            throws CodeModeException {
         Probe.run(command);
         return new Executor(catalog, policy, limits, command, childCap);
     }
