@@ -26,10 +26,17 @@ final class SseStream implements McpStreamableServerTransport {
   private final OutputStream out;
   private final ReentrantLock writeLock = new ReentrantLock();
   private final CompletableFuture<Void> closed = new CompletableFuture<>();
+  private final CompletableFuture<Void> clientGone;
 
   SseStream(McpJsonMapper json, OutputStream out) {
+    this(json, out, new CompletableFuture<>());
+  }
+
+  /** @param clientGone completed when a write fails: the client is gone */
+  SseStream(McpJsonMapper json, OutputStream out, CompletableFuture<Void> clientGone) {
     this.json = json;
     this.out = out;
+    this.clientGone = clientGone;
   }
 
   @Override
@@ -71,6 +78,7 @@ final class SseStream implements McpStreamableServerTransport {
       return true;
     } catch (IOException | RuntimeException e) {
       closed.complete(null);
+      clientGone.complete(null);
       return false;
     } finally {
       writeLock.unlock();

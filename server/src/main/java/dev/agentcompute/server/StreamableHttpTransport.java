@@ -1,6 +1,7 @@
 package dev.agentcompute.server;
 
 import dev.agentcompute.codemode.authz.Subject;
+import dev.agentcompute.codemode.mcp.CodeModeMcp;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
@@ -21,6 +22,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
@@ -229,7 +231,10 @@ final class StreamableHttpTransport implements McpStreamableServerTransportProvi
       return;
     }
     HttpSession s = session.get();
-    McpTransportContext context = context(subject, s.mcp.getId());
+    // Completes when this request's client is gone (its response stream cannot be written): the
+    // tool call is then cancelled, as Go cancels a request's context when its client disconnects.
+    CompletableFuture<Void> callerGone = new CompletableFuture<>();
+    McpTransportContext context = context(subject, s.mcp.getId(), callerGone);
     try {
       switch (message) {
         case McpSchema.JSONRPCNotification n -> {
@@ -240,7 +245,7 @@ final class StreamableHttpTransport implements McpStreamableServerTransportProvi
           s.mcp.accept(r).contextWrite(c -> c.put(McpTransportContext.KEY, context)).block();
           res.status(Status.ACCEPTED_202).send();
         }
-        case McpSchema.JSONRPCRequest r -> respondOverSse(s, r, context, res);
+        case McpSchema.JSONRPCRequest r -> respondOverSse(s, r, context, callerGone, res);
         default -> error(res, Status.BAD_REQUEST_400, McpSchema.ErrorCodes.INVALID_REQUEST,
             "unsupported JSON-RPC message");
       }
@@ -297,11 +302,14 @@ final class StreamableHttpTransport implements McpStreamableServerTransportProvi
   }
 
   private void respondOverSse(HttpSession s, McpSchema.JSONRPCRequest request,
-      McpTransportContext context, ServerResponse res) {
+      McpTransportContext context, CompletableFuture<Void> callerGone, ServerResponse res) {
     sseHeaders(res, s);
     try (var out = res.outputStream()) {
-      SseStream stream = new SseStream(json, out);
+      SseStream stream = new SseStream(json, out, callerGone);
       s.opened(stream, false);
+      // Keep-alive comments while the request runs: besides keeping proxies from timing the
+      // stream out, a failed write is how a client that went away is noticed.
+      Thread.ofVirtual().name("mcp-request-keepalive").start(() -> stream.awaitClose(settings.keepAlive()));
       try {
         s.mcp.responseStream(request, stream)
             .contextWrite(c -> c.put(McpTransportContext.KEY, context))
@@ -452,7 +460,15 @@ final class StreamableHttpTransport implements McpStreamableServerTransportProvi
   }
 
   private static McpTransportContext context(String subject, String sessionId) {
+    return context(subject, sessionId, null);
+  }
+
+  private static McpTransportContext context(String subject, String sessionId,
+      CompletableFuture<Void> callerGone) {
     Map<String, Object> values = new LinkedHashMap<>();
+    if (callerGone != null) {
+      values.put(CodeModeMcp.CANCELLATION_CONTEXT_KEY, callerGone);
+    }
     values.put(TransportContextKeys.SUBJECT, subject);
     values.put(Subject.TRANSPORT_CONTEXT_KEY, new Subject(subject));
     values.put(TransportContextKeys.SESSION_ID, sessionId);

@@ -211,6 +211,41 @@ class HttpFrontEndTest {
   }
 
   @Test
+  void aClientThatDisconnectsCancelsItsCall() throws Exception {
+    start(Optional.empty(), new StreamableHttpTransport.Settings(Duration.ofMinutes(5),
+        Duration.ofMillis(100), 1 << 20, Duration.ofSeconds(10)));
+    TestTools.holding = new java.util.concurrent.CountDownLatch(1);
+    TestTools.held = new java.util.concurrent.CompletableFuture<>();
+    String id = initialize(b -> { });
+    try (Socket socket = new Socket("127.0.0.1", server.port())) {
+      byte[] body = """
+          {"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"hold","arguments":{}}}"""
+          .getBytes(StandardCharsets.UTF_8);
+      socket.getOutputStream().write(("POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+          + "Accept: application/json, text/event-stream\r\nMcp-Session-Id: " + id + "\r\nContent-Length: "
+          + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+      socket.getOutputStream().write(body);
+      socket.getOutputStream().flush();
+      assertThat(TestTools.holding.await(20, java.util.concurrent.TimeUnit.SECONDS)).as("the call started").isTrue();
+      assertThat(TestTools.held).isNotDone();
+    } // the client goes away with its call in flight
+    assertThat(TestTools.held.get(25, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo("cancelled");
+  }
+
+  @Test
+  void aRunningCallSendsKeepAlivesBeforeItsAnswer() throws Exception {
+    start(Optional.empty(), new StreamableHttpTransport.Settings(Duration.ofMinutes(5),
+        Duration.ofMillis(100), 1 << 20, Duration.ofSeconds(10)));
+    String id = initialize(b -> { });
+    HttpResponse<String> slow = send("POST", """
+        {"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"pause","arguments":{"ms":600}}}""",
+        b -> b.header("Mcp-Session-Id", id));
+    assertThat(slow.statusCode()).isEqualTo(200);
+    assertThat(slow.body()).contains(": keepalive").contains("\"done\"");
+    assertThat(slow.body().indexOf(": keepalive")).isLessThan(slow.body().indexOf("\"done\""));
+  }
+
+  @Test
   void aSlowCallOutlivesTheIdleTimeout() throws Exception {
     start(Optional.empty(), new StreamableHttpTransport.Settings(Duration.ofMinutes(5),
         Duration.ofSeconds(15), 1 << 20, Duration.ofMillis(300)));

@@ -17,12 +17,21 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletionStage;
 
 /**
  * Exposes a CodeMode {@link Server} as exactly three MCP tools (search_api, describe_api,
  * execute) on the MCP Java SDK. The host owns transport, authentication and lifecycle.
  */
 public final class CodeModeMcp {
+
+    /**
+     * Key under which a transport may put a {@link CompletionStage} in the {@link McpTransportContext}
+     * of a tool call that completes when the caller is gone (an HTTP client that disconnected): the
+     * call's {@link Context} is then cancelled, as Go cancels a request's context, so an execution
+     * ends with {@code context canceled} and its worker is killed instead of running on for nobody.
+     */
+    public static final String CANCELLATION_CONTEXT_KEY = "dev.agentcompute.codemode.cancellation";
 
     static final String SEARCH_DESCRIPTION = "Search enabled capabilities using task, resource, or exact-name vocabulary. "
             + "Results are relevance-ranked. Pass the exact returned name to describe_api. If truncated is true and no "
@@ -97,6 +106,10 @@ public final class CodeModeMcp {
                 McpTransportContext transport = exchange == null ? null : exchange.transportContext();
                 if (transport != null && transport.get(Subject.TRANSPORT_CONTEXT_KEY) instanceof Subject s) {
                     ctx = s.in(ctx);
+                }
+                if (transport != null && transport.get(CANCELLATION_CONTEXT_KEY) instanceof CompletionStage<?> gone) {
+                    Context callContext = ctx;
+                    gone.whenComplete((ignored, failure) -> callContext.cancel());
                 }
                 Subject subject;
                 try {

@@ -25,13 +25,23 @@ class CodeModeMcpTest {
 
     record Out(String key, double score) { }
 
+    record Nothing() { }
+
     static Server server;
+    /** Counts down when a records.wait handler has started. */
+    static volatile java.util.concurrent.CountDownLatch waiting = new java.util.concurrent.CountDownLatch(1);
 
     @BeforeAll
     static void build() throws Exception {
         server = CodeMode.builder(Options.builder().policy(Policy.allowAll()).build())
                 .register(Capability.named("records.lookup", In.class, Out.class).summary("Look up <one> record & more.")
                         .handler((c, s, i) -> new Out(i.key(), 2.0)))
+                .register(Capability.named("records.wait", Nothing.class, Nothing.class).summary("Wait until cancelled.")
+                        .handler((c, s, i) -> {
+                            waiting.countDown();
+                            c.done().get(60, java.util.concurrent.TimeUnit.SECONDS);
+                            return new Nothing();
+                        }))
                 .build();
     }
 
@@ -112,5 +122,24 @@ class CodeModeMcpTest {
         }
         Context withSubject = new Subject("ctx-user").in(Context.background());
         assertThat(Subject.from(withSubject)).contains(new Subject("ctx-user"));
+    }
+
+    @Test
+    void aCallWhoseCallerIsGoneIsCanceled() throws Exception {
+        waiting = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CompletableFuture<Void> callerGone = new java.util.concurrent.CompletableFuture<>();
+        var transport = io.modelcontextprotocol.common.McpTransportContext.create(
+                Map.of(CodeModeMcp.CANCELLATION_CONTEXT_KEY, callerGone));
+        var exchange = new io.modelcontextprotocol.server.McpSyncServerExchange(
+                new io.modelcontextprotocol.server.McpAsyncServerExchange("s", null, null, null, transport));
+        var handler = tools(USER).get("execute").callHandler();
+        var result = java.util.concurrent.CompletableFuture.supplyAsync(() -> handler.apply(exchange,
+                new McpSchema.CallToolRequest("execute", Map.of("source", "def main():\n    return records.wait()\n"), null)));
+        assertThat(waiting.await(60, java.util.concurrent.TimeUnit.SECONDS)).as("the capability call started").isTrue();
+        assertThat(result).isNotDone();
+        callerGone.complete(null);
+        McpSchema.CallToolResult r = result.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(r.isError()).isTrue();
+        assertThat(text(r)).isEqualTo("context canceled");
     }
 }
