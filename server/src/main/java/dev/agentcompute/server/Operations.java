@@ -9,8 +9,8 @@ import io.helidon.webserver.observe.metrics.MetricsObserver;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Supplier;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
 
 /**
  * The operational endpoints: {@code /health} (all checks), {@code /health/live} (the process

@@ -17,9 +17,10 @@ import reactor.core.publisher.Mono;
 
 /**
  * One Server-Sent Events stream written by hand on a response's output stream (Helidon 4.2's
- * SseSink closes the socket and cannot send comments). Each frame is flushed as one chunk. The
- * handler thread that opened the stream parks in {@link #awaitClose} and sends keep-alive
- * comments until the SDK or the client ends it.
+ * SseSink closes the socket and cannot send comments). Each frame is flushed as one chunk. A
+ * thread parks in {@link #awaitClose} and sends keep-alive comments until the SDK or the client ends
+ * the stream (a listening GET stream's handler thread; a POST response's own keep-alive thread); a
+ * failed write means the client is gone and completes {@code clientGone}.
  */
 final class SseStream implements McpStreamableServerTransport {
   private final McpJsonMapper json;
