@@ -39,6 +39,21 @@ final class ContractServer {
                      @OmitEmpty Optional<String> omitted, List<String> nilList, Map<String, Long> emptyMap,
                      @Nullable List<@Nullable String> names) { }
 
+    /** The value of a program whose {@code main()} body is {@code body}. */
+    static Object run(Server s, Subject user, String body) throws CodeModeException {
+        return s.execute(Context.background(), user, "def main():\n" + body.indent(4));
+    }
+
+    /** The client text of a program whose {@code main()} body is {@code body}, which must fail. */
+    static String failure(Server s, Subject user, String body) {
+        try {
+            run(s, user, body);
+        } catch (CodeModeException e) {
+            return e.clientText();
+        }
+        throw new AssertionError("execution succeeded: " + body);
+    }
+
     final List<AccessRequest> requests = new CopyOnWriteArrayList<>();
     final CountDownLatch slowStarted = new CountDownLatch(1);
     volatile boolean slowInterrupted;

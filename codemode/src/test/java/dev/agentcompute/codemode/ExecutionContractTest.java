@@ -33,7 +33,7 @@ class ExecutionContractTest {
     }
 
     static Object run(String body) throws CodeModeException {
-        return server.execute(Context.background(), USER, "def main():\n" + body.indent(4));
+        return ContractServer.run(server, USER, body);
     }
 
     static String fails(String body) {
@@ -41,12 +41,7 @@ class ExecutionContractTest {
     }
 
     static String fails(Server s, String body) {
-        try {
-            s.execute(Context.background(), USER, "def main():\n" + body.indent(4));
-        } catch (CodeModeException e) {
-            return e.clientText();
-        }
-        throw new AssertionError("execution succeeded: " + body);
+        return ContractServer.failure(s, USER, body);
     }
 
     @Test
