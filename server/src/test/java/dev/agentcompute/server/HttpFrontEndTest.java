@@ -236,10 +236,7 @@ class HttpFrontEndTest {
   void aRunningCallSendsKeepAlivesBeforeItsAnswer() throws Exception {
     start(Optional.empty(), new StreamableHttpTransport.Settings(Duration.ofMinutes(5),
         Duration.ofMillis(100), 1 << 20, Duration.ofSeconds(10)));
-    String id = initialize(b -> { });
-    HttpResponse<String> slow = send("POST", """
-        {"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"pause","arguments":{"ms":600}}}""",
-        b -> b.header("Mcp-Session-Id", id));
+    HttpResponse<String> slow = pause(initialize(b -> { }), 600);
     assertThat(slow.statusCode()).isEqualTo(200);
     assertThat(slow.body()).contains(": keepalive").contains("\"done\"");
     assertThat(slow.body().indexOf(": keepalive")).isLessThan(slow.body().indexOf("\"done\""));
@@ -249,12 +246,16 @@ class HttpFrontEndTest {
   void aSlowCallOutlivesTheIdleTimeout() throws Exception {
     start(Optional.empty(), new StreamableHttpTransport.Settings(Duration.ofMinutes(5),
         Duration.ofSeconds(15), 1 << 20, Duration.ofMillis(300)));
-    String id = initialize(b -> { });
-    HttpResponse<String> slow = send("POST", """
-        {"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"pause","arguments":{"ms":1500}}}""",
-        b -> b.header("Mcp-Session-Id", id));
+    HttpResponse<String> slow = pause(initialize(b -> { }), 1500);
     assertThat(slow.statusCode()).isEqualTo(200);
     assertThat(slow.body()).contains("\"done\"");
+  }
+
+  /** Calls the test tool {@code pause} in {@code session}: it answers after {@code ms}. */
+  private HttpResponse<String> pause(String session, long ms) throws Exception {
+    return send("POST", """
+        {"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"pause","arguments":{"ms":%d}}}"""
+        .formatted(ms), b -> b.header("Mcp-Session-Id", session));
   }
 
   /** Everything the server sends until it closes the connection (a reset counts as closed). */
