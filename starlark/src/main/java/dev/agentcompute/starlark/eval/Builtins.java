@@ -97,11 +97,19 @@ final class Builtins {
     }
   }
 
-
   static void noKwargs(String fn, List<Map.Entry<String, Value>> kw) throws EvalException {
     if (!kw.isEmpty()) {
       throw new EvalException(fn + " does not accept keyword arguments");
     }
+  }
+
+  /** The single positional argument of {@code fn}, which takes exactly one and no keywords. */
+  private static Value onlyArgument(String fn, Value[] args, List<Map.Entry<String, Value>> kw) throws EvalException {
+    noKwargs(fn, kw);
+    if (args.length != 1) {
+      throw new EvalException(fn + ": got " + args.length + " arguments, want exactly 1");
+    }
+    return args[0];
   }
 
   /** Calls {@code f(arg)} from a builtin. */
@@ -149,11 +157,7 @@ final class Builtins {
 
   private static Value bytes(StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
       throws EvalException {
-    noKwargs("bytes", kw);
-    if (args.length != 1) {
-      throw new EvalException("bytes: got " + args.length + " arguments, want exactly 1");
-    }
-    Value x = args[0];
+    Value x = onlyArgument("bytes", args, kw);
     if (x instanceof StarlarkBytes) {
       return x;
     }
@@ -593,11 +597,7 @@ final class Builtins {
 
   private static Value str(StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
       throws EvalException {
-    noKwargs("str", kw);
-    if (args.length != 1) {
-      throw new EvalException("str: got " + args.length + " arguments, want exactly 1");
-    }
-    Value x = args[0];
+    Value x = onlyArgument("str", args, kw);
     if (x instanceof StarlarkString) {
       return x;
     }
@@ -621,11 +621,7 @@ final class Builtins {
 
   private static Value type(StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
       throws EvalException {
-    noKwargs("type", kw);
-    if (args.length != 1) {
-      throw new EvalException("type: got " + args.length + " arguments, want exactly 1");
-    }
-    return StarlarkString.of(args[0].type());
+    return StarlarkString.of(onlyArgument("type", args, kw).type());
   }
 
   private static Value zip(StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
@@ -673,6 +669,5 @@ final class Builtins {
       }
     }
   }
-
 
 }
