@@ -6,6 +6,7 @@ import dev.agentcompute.starlark.eval.Comparable;
 import dev.agentcompute.starlark.eval.EvalException;
 import dev.agentcompute.starlark.eval.HasAttrs;
 import dev.agentcompute.starlark.eval.HasBinary;
+import dev.agentcompute.starlark.eval.Immutable;
 import dev.agentcompute.starlark.eval.Operators;
 import dev.agentcompute.starlark.eval.StarlarkString;
 import dev.agentcompute.starlark.eval.StarlarkThread;
@@ -162,7 +163,7 @@ final class StructValue implements HasAttrs, HasBinary, Comparable {
   }
 
   /** A unique constructor symbol made by gensym. */
-  static final class Symbol implements Callable {
+  static final class Symbol implements Callable, Immutable {
     private final String name;
 
     Symbol(String name) {
@@ -193,14 +194,6 @@ final class StructValue implements HasAttrs, HasBinary, Comparable {
     @Override
     public int hash() {
       return System.identityHashCode(this);
-    }
-
-    @Override
-    public void freeze() {}
-
-    @Override
-    public boolean isFrozen() {
-      return true;
     }
 
     @Override

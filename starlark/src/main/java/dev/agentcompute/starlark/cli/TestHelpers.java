@@ -4,6 +4,7 @@ import dev.agentcompute.starlark.eval.Builtin;
 import dev.agentcompute.starlark.eval.EvalException;
 import dev.agentcompute.starlark.eval.HasBinary;
 import dev.agentcompute.starlark.eval.HasSetField;
+import dev.agentcompute.starlark.eval.Immutable;
 import dev.agentcompute.starlark.eval.Iterable;
 import dev.agentcompute.starlark.eval.Iterator;
 import dev.agentcompute.starlark.eval.StarlarkInt;
@@ -95,7 +96,7 @@ final class TestHelpers {
   }
 
   /** An infinite iterable of Fibonacci numbers. */
-  static final class Fibonacci implements Iterable {
+  static final class Fibonacci implements Iterable, Immutable {
     @Override
     public Iterator iterate() {
       return new Iterator() {
@@ -129,14 +130,6 @@ final class TestHelpers {
     @Override
     public int hash() throws EvalException {
       throw new EvalException("fib is unhashable");
-    }
-
-    @Override
-    public void freeze() {}
-
-    @Override
-    public boolean isFrozen() {
-      return true;
     }
 
     @Override

@@ -5,6 +5,7 @@ import dev.agentcompute.starlark.eval.Comparable;
 import dev.agentcompute.starlark.eval.EvalException;
 import dev.agentcompute.starlark.eval.HasAttrs;
 import dev.agentcompute.starlark.eval.HasBinary;
+import dev.agentcompute.starlark.eval.Immutable;
 import dev.agentcompute.starlark.eval.Module;
 import dev.agentcompute.starlark.eval.Operators;
 import dev.agentcompute.starlark.eval.StarlarkFloat;
@@ -268,7 +269,7 @@ final class TimeModule {
   }
 
   /** A time.duration: nanoseconds. */
-  static final class DurationValue implements HasAttrs, HasBinary, Comparable {
+  static final class DurationValue implements HasAttrs, HasBinary, Comparable, Immutable {
     final long nanos;
 
     DurationValue(long nanos) {
@@ -377,14 +378,6 @@ final class TimeModule {
     }
 
     @Override
-    public void freeze() {}
-
-    @Override
-    public boolean isFrozen() {
-      return true;
-    }
-
-    @Override
     public void repr(StringBuilder sb) {
       sb.append(formatDuration(nanos));
     }
@@ -396,7 +389,7 @@ final class TimeModule {
   }
 
   /** A time.time: an instant with a zone. */
-  static final class TimeValue implements HasAttrs, HasBinary, Comparable {
+  static final class TimeValue implements HasAttrs, HasBinary, Comparable, Immutable {
     final ZonedDateTime t;
 
     TimeValue(ZonedDateTime t) {
@@ -476,14 +469,6 @@ final class TimeModule {
     @Override
     public int hash() {
       return t.toInstant().hashCode();
-    }
-
-    @Override
-    public void freeze() {}
-
-    @Override
-    public boolean isFrozen() {
-      return true;
     }
 
     @Override

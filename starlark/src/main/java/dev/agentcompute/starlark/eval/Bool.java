@@ -3,7 +3,7 @@ package dev.agentcompute.starlark.eval;
 import dev.agentcompute.starlark.syntax.Token;
 
 /** The values {@code True} and {@code False}; ordered False < True. */
-public final class Bool implements Comparable {
+public final class Bool implements Comparable, Immutable {
   public static final Bool TRUE = new Bool(true);
   public static final Bool FALSE = new Bool(false);
 
@@ -34,14 +34,6 @@ public final class Bool implements Comparable {
   @Override
   public int hash() {
     return value ? 1 : 0;
-  }
-
-  @Override
-  public void freeze() {}
-
-  @Override
-  public boolean isFrozen() {
-    return true;
   }
 
   @Override

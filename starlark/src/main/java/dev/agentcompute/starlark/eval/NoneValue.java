@@ -1,7 +1,7 @@
 package dev.agentcompute.starlark.eval;
 
 /** The single {@code None} value. */
-public final class NoneValue implements Value {
+public final class NoneValue implements Immutable {
   public static final NoneValue NONE = new NoneValue();
 
   private NoneValue() {}
@@ -19,14 +19,6 @@ public final class NoneValue implements Value {
   @Override
   public int hash() {
     return 0;
-  }
-
-  @Override
-  public void freeze() {}
-
-  @Override
-  public boolean isFrozen() {
-    return true;
   }
 
   @Override

@@ -3,7 +3,7 @@ package dev.agentcompute.starlark.eval;
 import dev.agentcompute.starlark.syntax.Token;
 
 /** The lazy result of {@code range(start, stop, step)}: indexable, sliceable, compared by content. */
-public final class RangeValue implements Sequence, Sliceable, Comparable {
+public final class RangeValue implements Sequence, Sliceable, Comparable, Immutable {
   private final long start;
   private final long stop;
   private final long step;
@@ -110,14 +110,6 @@ public final class RangeValue implements Sequence, Sliceable, Comparable {
   @Override
   public int hash() throws EvalException {
     throw new EvalException("unhashable: range");
-  }
-
-  @Override
-  public void freeze() {}
-
-  @Override
-  public boolean isFrozen() {
-    return true;
   }
 
   @Override

@@ -5,7 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /** An immutable byte string; {@code b[i]} is a 1-byte bytes value as in starlark-go. */
-public final class StarlarkBytes implements Sliceable, HasAttrs, Comparable {
+public final class StarlarkBytes implements Sliceable, HasAttrs, Comparable, Immutable {
   public static final StarlarkBytes EMPTY = new StarlarkBytes(new byte[0]);
 
   private final byte[] bytes;
@@ -67,14 +67,6 @@ public final class StarlarkBytes implements Sliceable, HasAttrs, Comparable {
       h *= 16777619;
     }
     return h;
-  }
-
-  @Override
-  public void freeze() {}
-
-  @Override
-  public boolean isFrozen() {
-    return true;
   }
 
   @Override

@@ -3,7 +3,7 @@ package dev.agentcompute.starlark.eval;
 import dev.agentcompute.starlark.syntax.Token;
 
 /** An IEEE 754 double, printed exactly as starlark-go prints it (see {@link FloatFormat}). */
-public final class StarlarkFloat implements Comparable {
+public final class StarlarkFloat implements Comparable, Immutable {
   private final double value;
 
   private StarlarkFloat(double value) {
@@ -35,14 +35,6 @@ public final class StarlarkFloat implements Comparable {
       return StarlarkInt.ofFiniteDouble(value).hash();
     }
     return 1618033;
-  }
-
-  @Override
-  public void freeze() {}
-
-  @Override
-  public boolean isFrozen() {
-    return true;
   }
 
   @Override

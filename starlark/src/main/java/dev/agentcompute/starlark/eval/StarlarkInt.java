@@ -7,7 +7,7 @@ import java.math.BigInteger;
  * An arbitrary-precision integer: a {@code long} fast path with overflow-checked arithmetic that
  * falls back to {@link BigInteger}. {@code big} is non-null only when the value does not fit a long.
  */
-public final class StarlarkInt implements Comparable {
+public final class StarlarkInt implements Comparable, Immutable {
   private static final int CACHE_LOW = -128;
   private static final int CACHE_HIGH = 1024;
   private static final StarlarkInt[] CACHE = new StarlarkInt[CACHE_HIGH - CACHE_LOW + 1];
@@ -227,14 +227,6 @@ public final class StarlarkInt implements Comparable {
   public int hash() {
     long lo = big == null ? small : big.longValue();
     return (int) (lo ^ (lo >>> 32)) * 12582917;
-  }
-
-  @Override
-  public void freeze() {}
-
-  @Override
-  public boolean isFrozen() {
-    return true;
   }
 
   @Override

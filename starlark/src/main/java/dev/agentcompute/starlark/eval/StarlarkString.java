@@ -10,7 +10,7 @@ import java.util.List;
  * slicing count bytes; a string is not iterable (use {@code elems()} or {@code codepoints()}).
  * The Java {@link String} form and the hash are computed lazily and cached.
  */
-public final class StarlarkString implements Sliceable, HasAttrs, Comparable {
+public final class StarlarkString implements Sliceable, HasAttrs, Comparable, Immutable {
   public static final StarlarkString EMPTY = new StarlarkString(new byte[0], "");
   private static final StarlarkString[] SINGLE_BYTES = new StarlarkString[256];
 
@@ -168,14 +168,6 @@ public final class StarlarkString implements Sliceable, HasAttrs, Comparable {
       }
     }
     return h;
-  }
-
-  @Override
-  public void freeze() {}
-
-  @Override
-  public boolean isFrozen() {
-    return true;
   }
 
   @Override

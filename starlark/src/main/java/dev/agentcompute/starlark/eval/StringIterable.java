@@ -4,7 +4,7 @@ package dev.agentcompute.starlark.eval;
  * The iterables returned by {@code s.elems()}, {@code s.elem_ords()}, {@code s.codepoints()},
  * {@code s.codepoint_ords()} and {@code b.elems()}. Element views are also indexable, as in Go.
  */
-class StringIterable implements Iterable {
+class StringIterable implements Iterable, Immutable {
   enum Kind {
     ELEMS("string.elems", "elems"),
     ELEM_ORDS("string.elems", "elem_ords"),
@@ -110,14 +110,6 @@ class StringIterable implements Iterable {
   @Override
   public int hash() throws EvalException {
     throw new EvalException("unhashable: " + kind.type);
-  }
-
-  @Override
-  public void freeze() {}
-
-  @Override
-  public boolean isFrozen() {
-    return true;
   }
 
   @Override
