@@ -277,6 +277,19 @@ final class Scanner {
     }
   }
 
+  /** After a first {@code c}: {@code c} alone, {@code cc}, or {@code cc=}. */
+  private Token doubled(char c, Token single, Token twice, Token twiceAssign) {
+    if (peek() != c) {
+      return single;
+    }
+    read();
+    if (peek() == '=') {
+      read();
+      return twiceAssign;
+    }
+    return twice;
+  }
+
   private Token scanPunct(int c) {
     Position start = here();
     switch (c) {
@@ -300,39 +313,12 @@ final class Scanner {
         }
         switch (c) {
           case '=': return Token.EQ;
-          case '<':
-            if (peek() == '<') {
-              read();
-              if (peek() == '=') {
-                read();
-                return Token.LTLT_EQ;
-              }
-              return Token.LTLT;
-            }
-            return Token.LT;
-          case '>':
-            if (peek() == '>') {
-              read();
-              if (peek() == '=') {
-                read();
-                return Token.GTGT_EQ;
-              }
-              return Token.GTGT;
-            }
-            return Token.GT;
+          case '<': return doubled('<', Token.LT, Token.LTLT, Token.LTLT_EQ);
+          case '>': return doubled('>', Token.GT, Token.GTGT, Token.GTGT_EQ);
           case '!': throw error(start, "unexpected input character '!'");
           case '+': return Token.PLUS;
           case '-': return Token.MINUS;
-          case '/':
-            if (peek() == '/') {
-              read();
-              if (peek() == '=') {
-                read();
-                return Token.SLASHSLASH_EQ;
-              }
-              return Token.SLASHSLASH;
-            }
-            return Token.SLASH;
+          case '/': return doubled('/', Token.SLASH, Token.SLASHSLASH, Token.SLASHSLASH_EQ);
           case '%': return Token.PERCENT;
           case '&': return Token.AMP;
           case '|': return Token.PIPE;
