@@ -4,6 +4,7 @@ import dev.agentcompute.starlark.eval.Bool;
 import dev.agentcompute.starlark.eval.Dict;
 import dev.agentcompute.starlark.eval.EvalError;
 import dev.agentcompute.starlark.eval.EvalException;
+import dev.agentcompute.starlark.eval.Interpreter;
 import dev.agentcompute.starlark.eval.NoneValue;
 import dev.agentcompute.starlark.eval.Program;
 import dev.agentcompute.starlark.eval.StarlarkBytes;
@@ -15,7 +16,6 @@ import dev.agentcompute.starlark.eval.StarlarkThread;
 import dev.agentcompute.starlark.eval.Tuple;
 import dev.agentcompute.starlark.eval.Universe;
 import dev.agentcompute.starlark.eval.Value;
-import dev.agentcompute.starlark.eval.Interpreter;
 import dev.agentcompute.starlark.resolve.Resolver;
 import dev.agentcompute.starlark.syntax.FileNode;
 import dev.agentcompute.starlark.syntax.Parser;
@@ -29,20 +29,20 @@ import java.util.Set;
 
 /**
  * The front door for embedders: compile a file under a dialect, run it, call its functions and
- * convert values between Java and Starlark. Budgets and cancellation go through the
- * {@link StarlarkThread} passed to each call.
+ * convert values between Java and Starlark. Budgets and cancellation go through the {@link
+ * StarlarkThread} passed to each call.
  */
 public final class Starlark {
   private Starlark() {}
 
   /**
-   * Parses and resolves a file. Names in {@code predeclared} (supplied later to
-   * {@link Program#init}) and the Universe resolve; everything else is a static error.
+   * Parses and resolves a file. Names in {@code predeclared} (supplied later to {@link
+   * Program#init}) and the Universe resolve; everything else is a static error.
    *
    * @throws SyntaxError with every error as {@code FILE:LINE:COL: msg}
    */
-  public static Program compile(String filename, String source, Dialect dialect,
-                                Set<String> predeclared) throws SyntaxError {
+  public static Program compile(
+      String filename, String source, Dialect dialect, Set<String> predeclared) throws SyntaxError {
     FileNode file = Parser.parseFile(filename, source);
     Set<String> universe = Universe.names();
     Resolver.resolve(file, dialect, predeclared::contains, universe::contains);
@@ -50,16 +50,20 @@ public final class Starlark {
   }
 
   /** Calls a Starlark or builtin function; errors carry the Starlark call stack. */
-  public static Value call(StarlarkThread thread, Value fn, List<Value> args,
-                           Map<String, Value> kwargs) throws EvalError {
-    return Interpreter.call(thread, fn, args.toArray(new Value[0]),
+  public static Value call(
+      StarlarkThread thread, Value fn, List<Value> args, Map<String, Value> kwargs)
+      throws EvalError {
+    return Interpreter.call(
+        thread,
+        fn,
+        args.toArray(new Value[0]),
         kwargs == null ? List.of() : new ArrayList<>(kwargs.entrySet()));
   }
 
   /**
    * Converts a Java value to Starlark: null, Boolean, Integer, Long, BigInteger, Double, Float,
-   * String, byte[], List (to list), Map with String keys (to dict, in iteration order), or a
-   * Value (unchanged).
+   * String, byte[], List (to list), Map with String keys (to dict, in iteration order), or a Value
+   * (unchanged).
    */
   public static Value fromJava(Object o) {
     return switch (o) {
@@ -88,19 +92,22 @@ public final class Starlark {
           try {
             d.put(fromJava(e.getKey()), fromJava(e.getValue()));
           } catch (EvalException ex) {
-            throw new IllegalArgumentException("cannot convert map key " + e.getKey() + ": " + ex.getMessage(), ex);
+            throw new IllegalArgumentException(
+                "cannot convert map key " + e.getKey() + ": " + ex.getMessage(), ex);
           }
         }
         yield d;
       }
-      default -> throw new IllegalArgumentException("cannot convert " + o.getClass().getName() + " to a Starlark value");
+      default ->
+          throw new IllegalArgumentException(
+              "cannot convert " + o.getClass().getName() + " to a Starlark value");
     };
   }
 
   /**
-   * Converts a Starlark value to Java: None to null, bool to Boolean, int to Long (BigInteger if
-   * it does not fit), float to Double, string to String, bytes to byte[], list and tuple to List,
-   * dict to a LinkedHashMap. Other values (functions, modules, ...) are returned unchanged.
+   * Converts a Starlark value to Java: None to null, bool to Boolean, int to Long (BigInteger if it
+   * does not fit), float to Double, string to String, bytes to byte[], list and tuple to List, dict
+   * to a LinkedHashMap. Other values (functions, modules, ...) are returned unchanged.
    */
   public static Object toJava(Value v) {
     return switch (v) {

@@ -1,9 +1,6 @@
 package dev.agentcompute.starlark.cli;
 
-import dev.agentcompute.starlark.resolve.Resolver;
-import dev.agentcompute.starlark.syntax.FileNode;
-import dev.agentcompute.starlark.syntax.Parser;
-import dev.agentcompute.starlark.syntax.SyntaxError;
+import dev.agentcompute.starlark.testmode.TestMode;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -11,8 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * The {@code starlark} command. {@code starlark FILE} runs FILE and prints the value of its
- * {@code main()}; {@code starlark --test FILE} implements the conformance runner's test mode.
+ * The {@code starlark} command. {@code starlark FILE} runs FILE and prints the value of its {@code
+ * main()} ({@link RunMode}); {@code starlark --test FILE} is the conformance runner's test mode
+ * ({@link TestMode}).
  */
 public final class Main {
   private Main() {}
@@ -20,7 +18,8 @@ public final class Main {
   public static void main(String[] args) throws Exception {
     int[] rc = {2};
     // A big stack lets deeply recursive (but bounded) programs run; limits stay explicit.
-    Thread t = new Thread(null, () -> rc[0] = run(args, System.out, System.err), "starlark", 1L << 30);
+    Thread t =
+        new Thread(null, () -> rc[0] = run(args, System.out, System.err), "starlark", 1L << 30);
     t.start();
     t.join();
     System.out.flush();
@@ -56,23 +55,8 @@ public final class Main {
       return 2;
     }
     if (test) {
-      return TestMode.run(file, src, TestEnv.from(System.getenv()), err);
+      return TestMode.run(file, src, System.getenv(), err);
     }
     return RunMode.run(file, src, out, err);
-  }
-
-  static int syntaxFailure(SyntaxError e, PrintStream err) {
-    for (SyntaxError.Item item : e.errors()) {
-      err.println(item);
-    }
-    return 1;
-  }
-
-  static FileNode parse(String file, String src) throws SyntaxError {
-    return Parser.parseFile(file, src);
-  }
-
-  static void resolveOnly(FileNode f, TestEnv env) throws SyntaxError {
-    Resolver.resolve(f, env.dialect(), env.predeclared()::contains, name -> false);
   }
 }

@@ -4,13 +4,17 @@ import dev.agentcompute.starlark.Dialect;
 import dev.agentcompute.starlark.Starlark;
 import dev.agentcompute.starlark.eval.EvalError;
 import dev.agentcompute.starlark.eval.Module;
-import dev.agentcompute.starlark.eval.Operators;
 import dev.agentcompute.starlark.eval.Program;
 import dev.agentcompute.starlark.eval.StarlarkFunction;
+import dev.agentcompute.starlark.eval.StarlarkString;
 import dev.agentcompute.starlark.eval.StarlarkThread;
+import dev.agentcompute.starlark.eval.Universe;
 import dev.agentcompute.starlark.eval.Value;
+import dev.agentcompute.starlark.lib.Json;
+import dev.agentcompute.starlark.lib.MathModule;
 import dev.agentcompute.starlark.syntax.SyntaxError;
 import java.io.PrintStream;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -38,7 +42,9 @@ final class RunMode {
   static int run(String file, String src, PrintStream out, PrintStream err) {
     StarlarkThread thread = new StarlarkThread("main");
     thread.setPrintHandler(new ToStream(err));
-    Map<String, Value> predeclared = TestLibraries.codemode();
+    Map<String, Value> predeclared = new HashMap<>(); // CodeMode's libraries (sum is codemode's)
+    predeclared.put("json", Json.codeModeModule());
+    predeclared.put("math", MathModule.module());
     try {
       Program prog = Starlark.compile(file, src, Dialect.CODEMODE, predeclared.keySet());
       Module module = prog.init(thread, predeclared);
@@ -48,10 +54,15 @@ final class RunMode {
         return 1;
       }
       Value result = Starlark.call(thread, fn, List.of(), Map.of());
-      out.println(Operators.repr(result));
+      // printed as the repr builtin prints (a thread-less repr is cut at 1 MiB)
+      Value printed = Starlark.call(thread, Universe.get("repr", false), List.of(result), Map.of());
+      out.println(((StarlarkString) printed).value());
       return 0;
     } catch (SyntaxError e) {
-      return Main.syntaxFailure(e, err);
+      for (SyntaxError.Item item : e.errors()) {
+        err.println(item);
+      }
+      return 1;
     } catch (EvalError e) {
       err.println(e.position() + ": " + e.getMessage());
       err.println(e.traceback());

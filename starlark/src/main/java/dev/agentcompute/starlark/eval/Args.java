@@ -1,12 +1,13 @@
 package dev.agentcompute.starlark.eval;
 
+import dev.agentcompute.starlark.resolve.Spell;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Argument unpacking for builtins, with starlark-go's {@code UnpackArgs} and
- * {@code UnpackPositionalArgs} error texts, so every builtin reports argument errors alike.
+ * Argument unpacking for builtins, with starlark-go's {@code UnpackArgs} and {@code
+ * UnpackPositionalArgs} error texts, so every builtin reports argument errors alike.
  */
 public final class Args {
   private Args() {}
@@ -58,7 +59,8 @@ public final class Args {
         for (int i = 0; i < n; i++) {
           if (paramName(params[i]).equals(k)) {
             if (out[i] != null) {
-              throw new EvalException(fn + ": got multiple values for keyword argument " + k);
+              throw new EvalException(
+                  fn + ": got multiple values for keyword argument " + StarlarkString.of(k));
             }
             out[i] = kv.getValue();
             continue kwloop;
@@ -68,9 +70,12 @@ public final class Args {
         for (String p : params) {
           names.add(paramName(p));
         }
-        String hint = Spelling.nearest(k, names);
+        String hint = Spell.nearest(k, names);
         throw new EvalException(
-            fn + ": unexpected keyword argument " + k + (hint == null ? "" : " (did you mean " + hint + "?)"));
+            fn
+                + ": unexpected keyword argument "
+                + StarlarkString.of(k)
+                + (hint == null ? "" : " (did you mean " + hint + "?)"));
       }
     }
     for (int i = 0; i < n; i++) {
@@ -91,7 +96,8 @@ public final class Args {
   // ---- conversions with "fn: for parameter P: got T, want X" errors ----
 
   static EvalException wrongType(String fn, Object param, Value v, String want) {
-    return new EvalException(fn + ": for parameter " + param + ": got " + v.type() + ", want " + want);
+    return new EvalException(
+        fn + ": for parameter " + param + ": got " + v.type() + ", want " + want);
   }
 
   public static StarlarkString string(String fn, Object param, Value v) throws EvalException {
@@ -102,23 +108,30 @@ public final class Args {
   }
 
   public static int int32(String fn, Object param, Value v) throws EvalException {
-    if (v instanceof StarlarkInt i) {
-      if (i.isLong() && i.longValue() >= Integer.MIN_VALUE && i.longValue() <= Integer.MAX_VALUE) {
-        return (int) i.longValue();
-      }
-      throw new EvalException(
-          fn + ": for parameter " + param + ": " + i + " out of range (want value in signed 32-bit range)");
-    }
-    throw wrongType(fn, param, v, "int");
+    long l = integer(fn, param, v, Integer.MIN_VALUE, Integer.MAX_VALUE, 32);
+    return (int) l;
   }
 
   public static long int64(String fn, Object param, Value v) throws EvalException {
+    return integer(fn, param, v, Long.MIN_VALUE, Long.MAX_VALUE, 64);
+  }
+
+  /** An int argument within [min, max], the signed range of {@code bits} bits. */
+  private static long integer(String fn, Object param, Value v, long min, long max, int bits)
+      throws EvalException {
     if (v instanceof StarlarkInt i) {
-      if (i.isLong()) {
+      if (i.isLong() && i.longValue() >= min && i.longValue() <= max) {
         return i.longValue();
       }
       throw new EvalException(
-          fn + ": for parameter " + param + ": " + i + " out of range (want value in signed 64-bit range)");
+          fn
+              + ": for parameter "
+              + param
+              + ": "
+              + i
+              + " out of range (want value in signed "
+              + bits
+              + "-bit range)");
     }
     throw wrongType(fn, param, v, "int");
   }

@@ -42,7 +42,7 @@ public final class Bool implements Comparable, Immutable {
   }
 
   @Override
-  public boolean compareSameType(Token op, Value y, int depth) {
+  public boolean compareSameType(Token op, Value y, Comparison cmp) {
     return Operators.threeway(op, Boolean.compare(value, ((Bool) y).value));
   }
 

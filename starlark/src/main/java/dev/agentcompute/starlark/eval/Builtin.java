@@ -4,14 +4,15 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A function implemented in Java, optionally bound to a receiver ({@code "abc".upper} is the
- * {@code upper} builtin bound to {@code "abc"}).
+ * A function implemented in Java, optionally bound to a receiver ({@code "abc".upper} is the {@code
+ * upper} builtin bound to {@code "abc"}).
  */
 public final class Builtin implements Callable {
   /** The Java implementation; {@code fn.receiver()} is the bound receiver for methods. */
   @FunctionalInterface
   public interface Impl {
-    Value call(StarlarkThread thread, Builtin fn, Value[] args, List<Map.Entry<String, Value>> named)
+    Value call(
+        StarlarkThread thread, Builtin fn, Value[] args, List<Map.Entry<String, Value>> named)
         throws EvalException;
   }
 
@@ -88,7 +89,11 @@ public final class Builtin implements Callable {
   @Override
   public void repr(StringBuilder sb) {
     if (receiver != null) {
-      sb.append("<built-in method ").append(name).append(" of ").append(receiver.type()).append(" value>");
+      sb.append("<built-in method ")
+          .append(name)
+          .append(" of ")
+          .append(receiver.type())
+          .append(" value>");
     } else {
       sb.append("<built-in function ").append(name).append('>');
     }

@@ -7,7 +7,9 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
-/** The builtin functions of the Universe (spec §1.3), with starlark-go's argument rules and errors. */
+/**
+ * The builtin functions of the Universe (spec §1.3), with starlark-go's argument rules and errors.
+ */
 final class Builtins {
   private Builtins() {}
 
@@ -104,7 +106,8 @@ final class Builtins {
   }
 
   /** The single positional argument of {@code fn}, which takes exactly one and no keywords. */
-  private static Value onlyArgument(String fn, Value[] args, List<Map.Entry<String, Value>> kw) throws EvalException {
+  private static Value onlyArgument(String fn, Value[] args, List<Map.Entry<String, Value>> kw)
+      throws EvalException {
     noKwargs(fn, kw);
     if (args.length != 1) {
       throw new EvalException(fn + ": got " + args.length + " arguments, want exactly 1");
@@ -115,17 +118,18 @@ final class Builtins {
   /** Calls {@code f(arg)} from a builtin. */
   static Value call1(StarlarkThread t, Callable f, Value arg) throws EvalException {
     t.step();
-    return f.call(t, new Value[] {arg}, List.of());
+    return Eval.call(t, f, new Value[] {arg}, List.of());
   }
 
-  private static Value abs(StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
+  private static Value abs(
+      StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
       throws EvalException {
     Value x = Args.positional("abs", args, kw, 1, 1)[0];
     if (x instanceof StarlarkFloat f) {
       return StarlarkFloat.of(Math.abs(f.value()));
     }
     if (x instanceof StarlarkInt i) {
-      return i.signum() < 0 ? i.negate() : i;
+      return i.signum() < 0 ? IntOps.unary(t, Token.MINUS, i) : i;
     }
     throw new EvalException("got " + x.type() + ", want int or float");
   }
@@ -149,13 +153,15 @@ final class Builtins {
     return Bool.of(!any);
   }
 
-  private static Value bool(StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
+  private static Value bool(
+      StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
       throws EvalException {
     Value x = Args.positional("bool", args, kw, 0, 1)[0];
     return Bool.of(x != null && x.truth());
   }
 
-  private static Value bytes(StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
+  private static Value bytes(
+      StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
       throws EvalException {
     Value x = onlyArgument("bytes", args, kw);
     if (x instanceof StarlarkBytes) {
@@ -178,7 +184,11 @@ final class Builtins {
           }
           if (!n.isLong() || n.longValue() < 0 || n.longValue() > 255) {
             throw new EvalException(
-                "bytes: at index " + i + ", " + n + " out of range (want value in unsigned 8-bit range)");
+                "bytes: at index "
+                    + i
+                    + ", "
+                    + n
+                    + " out of range (want value in unsigned 8-bit range)");
           }
           out.write((int) n.longValue());
         }
@@ -188,7 +198,8 @@ final class Builtins {
     throw new EvalException("bytes: got " + x.type() + ", want string, bytes, or iterable of ints");
   }
 
-  private static Value chr(StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
+  private static Value chr(
+      StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
       throws EvalException {
     noKwargs("chr", kw);
     if (args.length != 1) {
@@ -199,12 +210,16 @@ final class Builtins {
       throw new EvalException("chr: Unicode code point " + i + " out of range (<0)");
     }
     if (i > 0x10FFFF) {
-      throw new EvalException("chr: Unicode code point U+" + Integer.toHexString(i).toUpperCase() + " out of range (>0x10FFFF)");
+      throw new EvalException(
+          "chr: Unicode code point U+"
+              + Integer.toHexString(i).toUpperCase()
+              + " out of range (>0x10FFFF)");
     }
     return StarlarkString.ofBytes(Utf8.encode(i));
   }
 
-  private static Value dict(StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
+  private static Value dict(
+      StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
       throws EvalException {
     if (args.length > 1) {
       throw new EvalException("dict: got " + args.length + " arguments, want at most 1");
@@ -212,15 +227,14 @@ final class Builtins {
     Dict d = new Dict();
     try {
       DictMethods.updateDict(t, d, args, kw);
-    } catch (BudgetException e) {
-      throw e;
     } catch (EvalException e) {
-      throw new EvalException("dict: " + e.getMessage());
+      throw EvalException.prefixed("dict", e);
     }
     return d;
   }
 
-  private static Value dir(StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
+  private static Value dir(
+      StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
       throws EvalException {
     Value x = Args.positional("dir", args, kw, 1, 1)[0];
     ArrayList<Value> names = new ArrayList<>();
@@ -234,7 +248,8 @@ final class Builtins {
     return new StarlarkList(names);
   }
 
-  private static Value enumerate(StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
+  private static Value enumerate(
+      StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
       throws EvalException {
     Value[] a = Args.positional("enumerate", args, kw, 1, 2);
     Iterable it = Args.iterable("enumerate", 1, a[0]);
@@ -254,7 +269,8 @@ final class Builtins {
     return new StarlarkList(out);
   }
 
-  private static Value fail(StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
+  private static Value fail(
+      StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
       throws EvalException {
     Value[] a = Args.unpack("fail", new Value[0], kw, "sep?");
     String sep = a[0] == null ? " " : Args.string("fail", "sep", a[0]).value();
@@ -268,7 +284,8 @@ final class Builtins {
     throw new EvalException(sb.toString());
   }
 
-  private static Value float_(StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
+  private static Value float_(
+      StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
       throws EvalException {
     noKwargs("float", kw);
     if (args.length == 0) {
@@ -293,7 +310,8 @@ final class Builtins {
     throw new EvalException("float got " + x.type() + ", want number or string");
   }
 
-  private static Value getattr(StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
+  private static Value getattr(
+      StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
       throws EvalException {
     Value[] a = Args.positional("getattr", args, kw, 2, 3);
     String name = Args.string("getattr", 2, a[1]).value();
@@ -319,7 +337,8 @@ final class Builtins {
     throw new EvalException("getattr: " + a[0].type() + " has no ." + name + " field or method");
   }
 
-  private static Value hasattr(StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
+  private static Value hasattr(
+      StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
       throws EvalException {
     Value[] a = Args.positional("hasattr", args, kw, 2, 2);
     String name = Args.string("hasattr", 2, a[1]).value();
@@ -335,7 +354,8 @@ final class Builtins {
     return Bool.FALSE;
   }
 
-  private static Value hash(StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
+  private static Value hash(
+      StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
       throws EvalException {
     Value x = Args.positional("hash", args, kw, 1, 1)[0];
     if (x instanceof StarlarkString s) {
@@ -344,12 +364,13 @@ final class Builtins {
     }
     if (x instanceof StarlarkBytes b) {
       t.addByteSteps(b.len());
-      return StarlarkInt.of(Integer.toUnsignedLong(b.hash()));
+      return StarlarkInt.of(Integer.toUnsignedLong(b.fnv()));
     }
     throw new EvalException("hash: got " + x.type() + ", want string or bytes");
   }
 
-  private static Value int_(StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
+  private static Value int_(
+      StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
       throws EvalException {
     Value[] a = Args.unpack("int", args, kw, "x", "base?");
     Value x = a[0];
@@ -357,8 +378,10 @@ final class Builtins {
     if (x instanceof StarlarkString s) {
       int b = 10;
       if (base != null) {
-        if (!(base instanceof StarlarkInt bi) || !bi.isLong()
-            || bi.longValue() < Integer.MIN_VALUE || bi.longValue() > Integer.MAX_VALUE) {
+        if (!(base instanceof StarlarkInt bi)
+            || !bi.isLong()
+            || bi.longValue() < Integer.MIN_VALUE
+            || bi.longValue() > Integer.MAX_VALUE) {
           throw new EvalException("int: for base, got " + base.type() + ", want int");
         }
         b = (int) bi.longValue();
@@ -367,7 +390,7 @@ final class Builtins {
         }
       }
       t.addByteSteps(s.len());
-      StarlarkInt r = Strings.parseInt(s.value(), b);
+      StarlarkInt r = Strings.parseInt(t, s.value(), b);
       if (r == null) {
         throw new EvalException("int: invalid literal with base " + b + ": " + s.value());
       }
@@ -404,7 +427,8 @@ final class Builtins {
     throw new EvalException("cannot convert " + x.type() + " to int");
   }
 
-  private static Value len(StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
+  private static Value len(
+      StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
       throws EvalException {
     Value x = Args.positional("len", args, kw, 1, 1)[0];
     if (x instanceof RangeValue r) {
@@ -417,7 +441,8 @@ final class Builtins {
     return StarlarkInt.of(n);
   }
 
-  private static Value list(StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
+  private static Value list(
+      StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
       throws EvalException {
     Value x = Args.positional("list", args, kw, 0, 1)[0];
     if (x == null) {
@@ -453,11 +478,9 @@ final class Builtins {
         Value kx = key == null ? x : call1(t, key, x);
         boolean better;
         try {
-          better = Operators.compare(op, kx, extremeKey);
-        } catch (BudgetException e) {
-          throw e;
+          better = Operators.compare(t, op, kx, extremeKey);
         } catch (EvalException e) {
-          throw new EvalException(name + ": " + e.getMessage());
+          throw EvalException.prefixed(name, e);
         }
         if (better) {
           extremum = x;
@@ -468,7 +491,8 @@ final class Builtins {
     }
   }
 
-  private static Value ord(StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
+  private static Value ord(
+      StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
       throws EvalException {
     noKwargs("ord", kw);
     if (args.length != 1) {
@@ -495,7 +519,8 @@ final class Builtins {
     throw new EvalException("ord: got " + x.type() + ", want string or bytes");
   }
 
-  private static Value print(StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
+  private static Value print(
+      StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
       throws EvalException {
     Value[] a = Args.unpack("print", new Value[0], kw, "sep?");
     String sep = a[0] == null ? " " : Args.string("print", "sep", a[0]).value();
@@ -516,7 +541,8 @@ final class Builtins {
     return NoneValue.NONE;
   }
 
-  private static Value range(StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
+  private static Value range(
+      StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
       throws EvalException {
     Value[] a = Args.positional("range", args, kw, 1, 3);
     long start = Args.int64("range", 1, a[0]);
@@ -532,13 +558,15 @@ final class Builtins {
     return RangeValue.of(start, stop, step);
   }
 
-  private static Value repr(StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
+  private static Value repr(
+      StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
       throws EvalException {
     Value x = Args.positional("repr", args, kw, 1, 1)[0];
     return StarlarkString.of(Operators.render(t, x, false));
   }
 
-  private static Value reversed(StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
+  private static Value reversed(
+      StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
       throws EvalException {
     Value x = Args.positional("reversed", args, kw, 1, 1)[0];
     ArrayList<Value> l = Operators.toList(t, Args.iterable("reversed", 1, x));
@@ -546,7 +574,8 @@ final class Builtins {
     return new StarlarkList(l);
   }
 
-  private static Value set(StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
+  private static Value set(
+      StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
       throws EvalException {
     Value x = Args.positional("set", args, kw, 0, 1)[0];
     StarlarkSet s = new StarlarkSet();
@@ -561,10 +590,8 @@ final class Builtins {
           }
           try {
             s.add(v);
-          } catch (BudgetException e) {
-            throw e;
           } catch (EvalException e) {
-            throw new EvalException("set: " + e.getMessage());
+            throw EvalException.prefixed("set", e);
           }
         }
       }
@@ -572,7 +599,8 @@ final class Builtins {
     return s;
   }
 
-  private static Value sorted(StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
+  private static Value sorted(
+      StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
       throws EvalException {
     Value[] a = Args.unpack("sorted", args, kw, "iterable", "key?", "reverse?");
     Iterable it = Args.iterable("sorted", "iterable", a[0]);
@@ -595,7 +623,8 @@ final class Builtins {
     return new StarlarkList(out);
   }
 
-  private static Value str(StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
+  private static Value str(
+      StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
       throws EvalException {
     Value x = onlyArgument("str", args, kw);
     if (x instanceof StarlarkString) {
@@ -607,7 +636,8 @@ final class Builtins {
     return StarlarkString.of(Operators.render(t, x, true));
   }
 
-  private static Value tuple(StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
+  private static Value tuple(
+      StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
       throws EvalException {
     Value x = Args.positional("tuple", args, kw, 0, 1)[0];
     if (x == null) {
@@ -619,12 +649,14 @@ final class Builtins {
     return Tuple.copyOf(Operators.toList(t, Args.iterable("tuple", 1, x)));
   }
 
-  private static Value type(StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
+  private static Value type(
+      StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
       throws EvalException {
     return StarlarkString.of(onlyArgument("type", args, kw).type());
   }
 
-  private static Value zip(StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
+  private static Value zip(
+      StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
       throws EvalException {
     noKwargs("zip", kw);
     int cols = args.length;
@@ -633,7 +665,8 @@ final class Builtins {
       int rows = 0;
       for (int i = 0; i < cols; i++) {
         if (!(args[i] instanceof Iterable it)) {
-          throw new EvalException("zip: argument #" + (i + 1) + " is not iterable: " + args[i].type());
+          throw new EvalException(
+              "zip: argument #" + (i + 1) + " is not iterable: " + args[i].type());
         }
         iters[i] = it.iterate();
         int n = Operators.len(args[i]);
@@ -669,5 +702,4 @@ final class Builtins {
       }
     }
   }
-
 }

@@ -5,10 +5,12 @@ import java.util.List;
 /** The methods of bytes values: only {@code elems()}, as in starlark-go. */
 final class BytesMethods {
   private static final Builtin ELEMS =
-      new Builtin("elems", (t, fn, a, kw) -> {
-        Args.positional("elems", a, kw, 0, 0);
-        return new StringIterable((StarlarkBytes) fn.receiver());
-      });
+      new Builtin(
+          "elems",
+          (t, fn, a, kw) -> {
+            Args.positional("elems", a, kw, 0, 0);
+            return new StringIterable((StarlarkBytes) fn.receiver());
+          });
 
   private BytesMethods() {}
 

@@ -1,8 +1,8 @@
 package dev.agentcompute.starlark.eval;
 
 /**
- * A variable captured by a nested function: the enclosing frame's local slot holds the cell and
- * the closure shares it. Never visible to Starlark programs.
+ * A variable captured by a nested function: the enclosing frame's local slot holds the cell and the
+ * closure shares it. Never visible to Starlark programs.
  */
 final class Cell implements Value {
   Value v;

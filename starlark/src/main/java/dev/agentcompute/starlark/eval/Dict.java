@@ -108,26 +108,27 @@ public final class Dict extends HashedCollection implements HasSetKey {
   }
 
   @Override
-  public boolean compareSameType(Token op, Value y, int depth) throws EvalException {
+  public boolean compareSameType(Token op, Value y, Comparison cmp) throws EvalException {
     Dict dy = (Dict) y;
     switch (op) {
       case EQL:
-        return dictsEqual(this, dy, depth);
+        return dictsEqual(this, dy, cmp);
       case NEQ:
-        return !dictsEqual(this, dy, depth);
+        return !dictsEqual(this, dy, cmp);
       default:
         throw new EvalException("dict " + op + " dict not implemented");
     }
   }
 
-  private static boolean dictsEqual(Dict x, Dict y, int depth) throws EvalException {
+  private static boolean dictsEqual(Dict x, Dict y, Comparison cmp) throws EvalException {
     if (x.len() != y.len()) {
       return false;
     }
     HashTable t = x.table;
     for (int e = t.nextEntry(0); e >= 0; e = t.nextEntry(e + 1)) {
+      cmp.count(2); // a lookup and a comparison
       Value yv = y.get(t.keyAt(e));
-      if (yv == null || !Operators.equalDepth(t.valueAt(e), yv, depth - 1)) {
+      if (yv == null || !cmp.equal(t.valueAt(e), yv)) {
         return false;
       }
     }

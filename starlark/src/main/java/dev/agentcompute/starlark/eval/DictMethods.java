@@ -9,7 +9,8 @@ import java.util.Set;
 
 /** The methods of dict values (spec §1.4), with starlark-go's errors. */
 final class DictMethods {
-  private static final List<String> NAMES = List.of("clear", "get", "items", "keys", "pop", "popitem", "setdefault", "update", "values");
+  private static final List<String> NAMES =
+      List.of("clear", "get", "items", "keys", "pop", "popitem", "setdefault", "update", "values");
 
   private DictMethods() {}
 
@@ -27,7 +28,7 @@ final class DictMethods {
   }
 
   private static EvalException named(Builtin fn, EvalException e) {
-    return e instanceof BudgetException ? e : new EvalException(fn.name() + ": " + e.getMessage());
+    return EvalException.prefixed(fn.name(), e);
   }
 
   /**
@@ -36,111 +37,119 @@ final class DictMethods {
    */
   private static Builtin.Impl impl(String name) {
     return switch (name) {
-      case "clear" -> (t, fn, a, kw) -> {
-        Args.positional("clear", a, kw, 0, 0);
-        recv(fn).clear();
-        return NoneValue.NONE;
-      };
-      case "get" -> (t, fn, a, kw) -> {
-        Value[] p = Args.positional("get", a, kw, 1, 2);
-        Value v;
-        try {
-          v = recv(fn).get(p[0]);
-        } catch (EvalException e) {
-          throw named(fn, e);
-        }
-        if (v != null) {
-          return v;
-        }
-        return p[1] != null ? p[1] : NoneValue.NONE;
-      };
-      case "items" -> (t, fn, a, kw) -> {
-        Args.positional("items", a, kw, 0, 0);
-        HashTable ht = recv(fn).table;
-        t.addSteps(1 + ht.len() / 16);
-        t.allocate(40L * ht.len());
-        ArrayList<Value> out = new ArrayList<>(ht.len());
-        for (int e = ht.nextEntry(0); e >= 0; e = ht.nextEntry(e + 1)) {
-          out.add(Tuple.wrap(new Value[] {ht.keyAt(e), ht.valueAt(e)}));
-        }
-        return new StarlarkList(out);
-      };
-      case "keys" -> (t, fn, a, kw) -> {
-        Args.positional("keys", a, kw, 0, 0);
-        HashTable ht = recv(fn).table;
-        t.addSteps(1 + ht.len() / 16);
-        t.allocate(8L * ht.len());
-        ArrayList<Value> out = new ArrayList<>(ht.len());
-        Collections.addAll(out, ht.keysArray());
-        return new StarlarkList(out);
-      };
-      case "values" -> (t, fn, a, kw) -> {
-        Args.positional("values", a, kw, 0, 0);
-        HashTable ht = recv(fn).table;
-        t.addSteps(1 + ht.len() / 16);
-        t.allocate(8L * ht.len());
-        ArrayList<Value> out = new ArrayList<>(ht.len());
-        Collections.addAll(out, ht.valuesArray());
-        return new StarlarkList(out);
-      };
-      case "pop" -> (t, fn, a, kw) -> {
-        Value[] p = Args.positional("pop", a, kw, 1, 2);
-        Value v;
-        try {
-          v = recv(fn).remove(p[0]);
-        } catch (EvalException e) {
-          throw named(fn, e);
-        }
-        if (v != null) {
-          return v;
-        }
-        if (p[1] != null) {
-          return p[1];
-        }
-        throw new EvalException("pop: missing key");
-      };
-      case "popitem" -> (t, fn, a, kw) -> {
-        Args.positional("popitem", a, kw, 0, 0);
-        Dict d = recv(fn);
-        if (d.len() == 0) {
-          throw new EvalException("popitem: empty dict");
-        }
-        try {
-          return Tuple.wrap(d.table.popFirst());
-        } catch (EvalException e) {
-          throw named(fn, e);
-        }
-      };
-      case "setdefault" -> (t, fn, a, kw) -> {
-        Value[] p = Args.positional("setdefault", a, kw, 1, 2);
-        Value dflt = p[1] == null ? NoneValue.NONE : p[1];
-        Dict d = recv(fn);
-        try {
-          Value v = d.get(p[0]);
-          if (v != null) {
-            return v;
-          }
-          d.put(p[0], dflt);
-        } catch (EvalException e) {
-          throw named(fn, e);
-        }
-        return dflt;
-      };
-      case "update" -> (t, fn, a, kw) -> {
-        if (a.length > 1) {
-          throw new EvalException("update: got " + a.length + " arguments, want at most 1");
-        }
-        try {
-          updateDict(t, recv(fn), a, kw);
-        } catch (EvalException e) {
-          throw named(fn, e);
-        }
-        return NoneValue.NONE;
-      };
+      case "clear" ->
+          (t, fn, a, kw) -> {
+            Args.positional("clear", a, kw, 0, 0);
+            recv(fn).clear();
+            return NoneValue.NONE;
+          };
+      case "get" ->
+          (t, fn, a, kw) -> {
+            Value[] p = Args.positional("get", a, kw, 1, 2);
+            Value v;
+            try {
+              v = recv(fn).get(p[0]);
+            } catch (EvalException e) {
+              throw named(fn, e);
+            }
+            if (v != null) {
+              return v;
+            }
+            return p[1] != null ? p[1] : NoneValue.NONE;
+          };
+      case "items" ->
+          (t, fn, a, kw) -> {
+            Args.positional("items", a, kw, 0, 0);
+            HashTable ht = recv(fn).table;
+            t.addSteps(1 + ht.len() / 16);
+            t.allocate(40L * ht.len());
+            ArrayList<Value> out = new ArrayList<>(ht.len());
+            for (int e = ht.nextEntry(0); e >= 0; e = ht.nextEntry(e + 1)) {
+              out.add(Tuple.wrap(new Value[] {ht.keyAt(e), ht.valueAt(e)}));
+            }
+            return new StarlarkList(out);
+          };
+      case "keys" ->
+          (t, fn, a, kw) -> {
+            Args.positional("keys", a, kw, 0, 0);
+            HashTable ht = recv(fn).table;
+            t.addSteps(1 + ht.len() / 16);
+            t.allocate(8L * ht.len());
+            ArrayList<Value> out = new ArrayList<>(ht.len());
+            Collections.addAll(out, ht.keysArray());
+            return new StarlarkList(out);
+          };
+      case "values" ->
+          (t, fn, a, kw) -> {
+            Args.positional("values", a, kw, 0, 0);
+            HashTable ht = recv(fn).table;
+            t.addSteps(1 + ht.len() / 16);
+            t.allocate(8L * ht.len());
+            ArrayList<Value> out = new ArrayList<>(ht.len());
+            Collections.addAll(out, ht.valuesArray());
+            return new StarlarkList(out);
+          };
+      case "pop" ->
+          (t, fn, a, kw) -> {
+            Value[] p = Args.positional("pop", a, kw, 1, 2);
+            Value v;
+            try {
+              v = recv(fn).remove(p[0]);
+            } catch (EvalException e) {
+              throw named(fn, e);
+            }
+            if (v != null) {
+              return v;
+            }
+            if (p[1] != null) {
+              return p[1];
+            }
+            throw new EvalException("pop: missing key");
+          };
+      case "popitem" ->
+          (t, fn, a, kw) -> {
+            Args.positional("popitem", a, kw, 0, 0);
+            Dict d = recv(fn);
+            if (d.len() == 0) {
+              throw new EvalException("popitem: empty dict");
+            }
+            try {
+              return Tuple.wrap(d.table.popFirst());
+            } catch (EvalException e) {
+              throw named(fn, e);
+            }
+          };
+      case "setdefault" ->
+          (t, fn, a, kw) -> {
+            Value[] p = Args.positional("setdefault", a, kw, 1, 2);
+            Value dflt = p[1] == null ? NoneValue.NONE : p[1];
+            Dict d = recv(fn);
+            try {
+              Value v = d.get(p[0]);
+              if (v != null) {
+                return v;
+              }
+              d.put(p[0], dflt);
+            } catch (EvalException e) {
+              throw named(fn, e);
+            }
+            return dflt;
+          };
+      case "update" ->
+          (t, fn, a, kw) -> {
+            if (a.length > 1) {
+              throw new EvalException("update: got " + a.length + " arguments, want at most 1");
+            }
+            try {
+              updateDict(t, recv(fn), a, kw);
+            } catch (EvalException e) {
+              throw named(fn, e);
+            }
+            return NoneValue.NONE;
+          };
       default -> null;
     };
   }
-
 
   /** Copies every entry of {@code src} into {@code dst}. */
   static void update(Dict dst, Dict src) throws EvalException {
@@ -151,7 +160,8 @@ final class DictMethods {
   }
 
   /** Go's updateDict: a dict or an iterable of pairs, then keyword arguments. */
-  static void updateDict(StarlarkThread t, Dict dict, Value[] updates, List<Map.Entry<String, Value>> kwargs)
+  static void updateDict(
+      StarlarkThread t, Dict dict, Value[] updates, List<Map.Entry<String, Value>> kwargs)
       throws EvalException {
     if (updates.length == 1) {
       Value u = updates[0];
@@ -170,12 +180,20 @@ final class DictMethods {
             }
             if (!(pair instanceof Iterable pit)) {
               throw new EvalException(
-                  "dictionary update sequence element #" + i + " is not iterable (" + pair.type() + ")");
+                  "dictionary update sequence element #"
+                      + i
+                      + " is not iterable ("
+                      + pair.type()
+                      + ")");
             }
             int len = Operators.len(pair);
             if (len < 0) {
               throw new EvalException(
-                  "dictionary update sequence element #" + i + " has unknown length (" + pair.type() + ")");
+                  "dictionary update sequence element #"
+                      + i
+                      + " has unknown length ("
+                      + pair.type()
+                      + ")");
             }
             if (len != 2) {
               throw new EvalException(

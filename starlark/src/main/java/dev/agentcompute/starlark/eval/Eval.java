@@ -26,6 +26,10 @@ final class Eval {
   /** Maximum Starlark call depth before "Starlark stack overflow". */
   static final int MAX_DEPTH = 100_000;
 
+  static {
+    Preload.classes();
+  }
+
   private Eval() {}
 
   // ---------------------------------------------------------------- errors
@@ -193,7 +197,8 @@ final class Eval {
     Program prog = fr.program();
     Map<String, Value> members;
     if (!prog.dialect().load()) {
-      throw positioned(fr, s.load, new EvalException("cannot load " + module + ": module loading is disabled"));
+      throw positioned(
+          fr, s.load, new EvalException("cannot load " + module + ": module loading is disabled"));
     }
     StarlarkThread.LoadHandler h = fr.thread.loadHandler();
     if (h == null) {
@@ -204,7 +209,8 @@ final class Eval {
     } catch (BudgetException b) {
       throw b;
     } catch (EvalException e) {
-      throw positioned(fr, s.load, new EvalException("cannot load " + module + ": " + e.getMessage(), e));
+      throw positioned(
+          fr, s.load, new EvalException("cannot load " + module + ": " + e.getMessage(), e));
     }
     for (int i = 0; i < s.to.size(); i++) {
       String from = s.from.get(i).name;
@@ -230,7 +236,8 @@ final class Eval {
       case CELL -> ((Cell) fr.locals[b.index]).v = v;
       case GLOBAL -> fr.module.values[b.index] = v;
       case FREE -> fr.freevars[b.index].v = v;
-      default -> throw new EvalException("internal error: cannot assign to " + b.scope + " " + id.name);
+      default ->
+          throw new EvalException("internal error: cannot assign to " + b.scope + " " + id.name);
     }
   }
 
@@ -263,7 +270,8 @@ final class Eval {
     }
   }
 
-  private static void unpack(EvalFrame fr, List<Expr> targets, Value v, Position pos) throws EvalException {
+  private static void unpack(EvalFrame fr, List<Expr> targets, Value v, Position pos)
+      throws EvalException {
     int n = targets.size();
     if (v instanceof Tuple t && t.len() == n) {
       // fast path: no iterator, no copy (a tuple cannot change while we assign)
@@ -291,13 +299,17 @@ final class Eval {
       }
       if (i == n && it.next() != null) {
         int len = v instanceof Sequence s ? s.len() : -1;
-        throw positioned(fr, pos, new EvalException("too many values to unpack (got " + len + ", want " + n + ")"));
+        throw positioned(
+            fr,
+            pos,
+            new EvalException("too many values to unpack (got " + len + ", want " + n + ")"));
       }
     } finally {
       it.close();
     }
     if (i < n) {
-      throw positioned(fr, pos, new EvalException("too few values to unpack (got " + i + ", want " + n + ")"));
+      throw positioned(
+          fr, pos, new EvalException("too few values to unpack (got " + i + ", want " + n + ")"));
     }
     for (int k = 0; k < n; k++) {
       assign(fr, targets.get(k), vals[k], pos);
@@ -369,12 +381,15 @@ final class Eval {
           throw positioned(fr, e.dot, ex);
         }
       }
-      default -> throw new EvalException("can't use " + lhs.getClass().getSimpleName() + " in augmented assignment");
+      default ->
+          throw new EvalException(
+              "can't use " + lhs.getClass().getSimpleName() + " in augmented assignment");
     }
   }
 
   /** {@code x op= y}: lists extend and dicts update in place, as in starlark-go. */
-  private static Value inplace(EvalFrame fr, Position pos, Token op, Value x, Value y) throws EvalException {
+  private static Value inplace(EvalFrame fr, Position pos, Token op, Value x, Value y)
+      throws EvalException {
     try {
       if (op == Token.PLUS && x instanceof StarlarkList list && y instanceof Iterable it) {
         EvalSupport.listExtendInPlace(list, it);
@@ -402,7 +417,10 @@ final class Eval {
       case GLOBAL -> {
         v = fr.module.values[b.index];
         if (v == null) {
-          throw positioned(fr, id.pos, new EvalException("global variable " + id.name + " referenced before assignment"));
+          throw positioned(
+              fr,
+              id.pos,
+              new EvalException("global variable " + id.name + " referenced before assignment"));
         }
         return v;
       }
@@ -416,7 +434,10 @@ final class Eval {
       default -> throw positioned(fr, id.pos, new EvalException("undefined: " + id.name));
     }
     if (v == null) {
-      throw positioned(fr, id.pos, new EvalException("local variable " + id.name + " referenced before assignment"));
+      throw positioned(
+          fr,
+          id.pos,
+          new EvalException("local variable " + id.name + " referenced before assignment"));
     }
     return v;
   }
@@ -495,7 +516,7 @@ final class Eval {
       return Bool.of(!x.truth());
     }
     try {
-      return Operators.unary(u.op, x);
+      return Operators.unary(fr.thread, u.op, x);
     } catch (EvalException ex) {
       throw positioned(fr, u.opPos, ex);
     }
@@ -582,8 +603,9 @@ final class Eval {
     }
   }
 
-  private static void comprehension(EvalFrame fr, Expr.Comprehension c, int i, Dict dict,
-                                    ArrayList<Value> list) throws EvalException {
+  private static void comprehension(
+      EvalFrame fr, Expr.Comprehension c, int i, Dict dict, ArrayList<Value> list)
+      throws EvalException {
     if (i == c.clauses.size()) {
       if (dict != null) {
         Expr.DictEntry entry = (Expr.DictEntry) c.body;
@@ -674,7 +696,10 @@ final class Eval {
     }
     if (star != null) {
       if (!(star instanceof Iterable it)) {
-        throw positioned(fr, c.lparen, new EvalException("argument after * must be iterable, not " + star.type()));
+        throw positioned(
+            fr,
+            c.lparen,
+            new EvalException("argument after * must be iterable, not " + star.type()));
       }
       ArrayList<Value> all = new ArrayList<>(List.of(positional));
       Iterator iter = it.iterate();
@@ -690,14 +715,20 @@ final class Eval {
     }
     if (starstar != null) {
       if (!(starstar instanceof Dict d)) {
-        throw positioned(fr, c.lparen, new EvalException("argument after ** must be a mapping, not " + starstar.type()));
+        throw positioned(
+            fr,
+            c.lparen,
+            new EvalException("argument after ** must be a mapping, not " + starstar.type()));
       }
       if (named == null) {
         named = new ArrayList<>();
       }
       for (Map.Entry<Value, Value> en : d.entries()) {
         if (!(en.getKey() instanceof StarlarkString k)) {
-          throw positioned(fr, c.lparen, new EvalException("keywords must be strings, not " + en.getKey().type()));
+          throw positioned(
+              fr,
+              c.lparen,
+              new EvalException("keywords must be strings, not " + en.getKey().type()));
         }
         named.add(Map.entry(k.value(), en.getValue()));
       }
@@ -705,17 +736,20 @@ final class Eval {
     return invoke(fr, c, fn, positional, named == null ? List.of() : named);
   }
 
-  private static Value invoke(EvalFrame fr, Expr.CallExpr c, Value fn, Value[] positional,
-                              List<Map.Entry<String, Value>> named) throws EvalException {
+  private static Value invoke(
+      EvalFrame fr,
+      Expr.CallExpr c,
+      Value fn,
+      Value[] positional,
+      List<Map.Entry<String, Value>> named)
+      throws EvalException {
     if (!(fn instanceof Callable callable)) {
-      throw positioned(fr, c.lparen, new EvalException("invalid call of non-function (" + fn.type() + ")"));
+      throw positioned(
+          fr, c.lparen, new EvalException("invalid call of non-function (" + fn.type() + ")"));
     }
     fr.pos = c.lparen;
     try {
-      if (callable instanceof StarlarkFunction sf) {
-        return callFunction(fr.thread, sf, positional, named);
-      }
-      return callable.call(fr.thread, positional, named);
+      return call(fr.thread, callable, positional, named);
     } catch (EvalException ex) {
       throw positioned(fr, c.lparen, ex);
     } catch (StackOverflowError so) {
@@ -738,43 +772,92 @@ final class Eval {
     Cell[] free = new Cell[f.freeVars.size()];
     for (int i = 0; i < free.length; i++) {
       Binding b = f.freeVars.get(i);
-      free[i] = switch (b.scope) {
-        case CELL -> (Cell) fr.locals[b.index];
-        case FREE -> fr.freevars[b.index];
-        default -> throw new IllegalStateException("free variable of scope " + b.scope);
-      };
+      free[i] =
+          switch (b.scope) {
+            case CELL -> (Cell) fr.locals[b.index];
+            case FREE -> fr.freevars[b.index];
+            default -> throw new IllegalStateException("free variable of scope " + b.scope);
+          };
     }
     return new StarlarkFunction(code, fr.program(), fr.module, defaults, free, fr.outside);
   }
 
-  static Value callFunction(StarlarkThread thread, StarlarkFunction fn, Value[] args,
-                            List<Map.Entry<String, Value>> named) throws EvalException {
+  /** Calls any callable from Starlark or from a builtin. */
+  static Value call(
+      StarlarkThread thread, Callable fn, Value[] args, List<Map.Entry<String, Value>> named)
+      throws EvalException {
+    if (fn instanceof StarlarkFunction sf) {
+      return callFunction(thread, sf, args, named);
+    }
+    return callBuiltin(thread, fn, args, named);
+  }
+
+  /**
+   * Calls a function implemented in Java. As in starlark-go, it is a frame of the call stack: an
+   * error it raises is reported "in" it, and an error from a Starlark function it calls back lists
+   * it between its caller and that function.
+   */
+  static Value callBuiltin(
+      StarlarkThread thread, Callable fn, Value[] args, List<Map.Entry<String, Value>> named)
+      throws EvalException {
+    try {
+      return fn.call(thread, args, named);
+    } catch (EvalError e) {
+      throw e.throughBuiltin(fn.name(), thread.depth());
+    } catch (EvalException e) {
+      List<EvalError.StackEntry> stack = snapshot(thread);
+      stack.add(new EvalError.StackEntry(fn.name(), EvalError.BUILTIN));
+      throw new EvalError(e, stack);
+    }
+  }
+
+  static Value callFunction(
+      StarlarkThread thread,
+      StarlarkFunction fn,
+      Value[] args,
+      List<Map.Entry<String, Value>> named)
+      throws EvalException {
     FunctionCode code = fn.code;
     thread.step();
-    if (!fn.program.dialect().recursion()) {
-      List<StarlarkThread.Frame> frames = thread.frames();
-      for (int i = 0, n = frames.size(); i < n; i++) {
-        if (frames.get(i).callable() instanceof StarlarkFunction other && other.code == code) {
-          throw new EvalException("function " + code.name + " called recursively");
-        }
-      }
-    }
     if (thread.depth() >= MAX_DEPTH) {
       throw new EvalException("Starlark stack overflow");
     }
     Value[] locals = new Value[code.numLocals];
-    EvalCall.bind(locals, fn, args, named);
-    for (int slot : code.cellSlots) {
-      locals[slot] = new Cell(locals[slot]);
-    }
-    EvalFrame fr = new EvalFrame(thread, fn, code.name, fn.module, locals, fn.freevars, fn.outside, code.fn.pos);
+    EvalFrame fr =
+        new EvalFrame(
+            thread, fn, code.name, fn.module, locals, fn.freevars, fn.outside, code.fn.pos);
     fr.programRef = fn.program;
+    int depth = thread.depth();
     thread.pushFrame(fr);
     try {
+      // As in starlark-go, the callee's frame is already on the stack: a recursive call or a
+      // mismatched argument is reported in the function, at its def.
+      try {
+        if (!fn.program.dialect().recursion()) {
+          checkNotRecursive(thread, code);
+        }
+        EvalCall.bind(locals, fn, args, named);
+      } catch (EvalException ex) {
+        throw positioned(fr, fr.pos, ex);
+      }
+      for (int slot : code.cellSlots) {
+        locals[slot] = new Cell(locals[slot]);
+      }
       int st = exec(fr, code.fn.body);
       return st == RETURN ? fr.result : NoneValue.NONE;
     } finally {
-      thread.popFrame();
+      thread.popFramesTo(depth);
+    }
+  }
+
+  /** Fails if a frame below the top one runs {@code code} (the same body, not the same closure). */
+  private static void checkNotRecursive(StarlarkThread thread, FunctionCode code)
+      throws EvalException {
+    List<StarlarkThread.Frame> frames = thread.frames();
+    for (int i = 0, n = frames.size() - 1; i < n; i++) {
+      if (frames.get(i).callable() instanceof StarlarkFunction other && other.code == code) {
+        throw new EvalException("function " + code.name + " called recursively");
+      }
     }
   }
 }

@@ -8,15 +8,17 @@ import java.util.Map;
 final class EvalCall {
   private EvalCall() {}
 
-  static void bind(Value[] locals, StarlarkFunction fn, Value[] args,
-                   List<Map.Entry<String, Value>> kwargs) throws EvalException {
+  static void bind(
+      Value[] locals, StarlarkFunction fn, Value[] args, List<Map.Entry<String, Value>> kwargs)
+      throws EvalException {
     FunctionCode code = fn.code;
     String name = code.name;
     int nparams = code.numParams;
     if (nparams == 0 && !code.hasVarargs && !code.hasKwargs) {
       int nactual = args.length + kwargs.size();
       if (nactual > 0) {
-        throw new EvalException("function " + name + " accepts no arguments (" + nactual + " given)");
+        throw new EvalException(
+            "function " + name + " accepts no arguments (" + nactual + " given)");
       }
       return;
     }
@@ -29,9 +31,17 @@ final class EvalCall {
     int n = args.length;
     if (n > nonkwonly) {
       if (!code.hasVarargs) {
-        throw new EvalException("function " + name + " accepts "
-            + (code.optionalPositional ? "at most " : "") + nonkwonly + " positional argument"
-            + (nonkwonly == 1 ? "" : "s") + " (" + args.length + " given)");
+        throw new EvalException(
+            "function "
+                + name
+                + " accepts "
+                + (code.optionalPositional ? "at most " : "")
+                + nonkwonly
+                + " positional argument"
+                + (nonkwonly == 1 ? "" : "s")
+                + " ("
+                + args.length
+                + " given)");
       }
       n = nonkwonly;
     }
@@ -46,18 +56,21 @@ final class EvalCall {
       int i = findParam(code.paramNames, k);
       if (i >= 0) {
         if (locals[i] != null) {
-          throw new EvalException("function " + name + " got multiple values for parameter " + quote(k));
+          throw new EvalException(
+              "function " + name + " got multiple values for parameter " + StarlarkString.of(k));
         }
         locals[i] = kv.getValue();
         continue;
       }
       if (kwdict == null) {
-        throw new EvalException("function " + name + " got an unexpected keyword argument " + quote(k));
+        throw new EvalException(
+            "function " + name + " got an unexpected keyword argument " + StarlarkString.of(k));
       }
       int before = kwdict.len();
       kwdict.put(StarlarkString.of(k), kv.getValue());
       if (kwdict.len() == before) {
-        throw new EvalException("function " + name + " got multiple values for parameter " + quote(k));
+        throw new EvalException(
+            "function " + name + " got multiple values for parameter " + StarlarkString.of(k));
       }
     }
     if (n < nparams) {
@@ -76,8 +89,16 @@ final class EvalCall {
         }
       }
       if (missing != null) {
-        throw new EvalException("function " + name + " missing " + missing.size() + " argument"
-            + (missing.size() > 1 ? "s" : "") + " (" + String.join(", ", missing) + ")");
+        throw new EvalException(
+            "function "
+                + name
+                + " missing "
+                + missing.size()
+                + " argument"
+                + (missing.size() > 1 ? "s" : "")
+                + " ("
+                + String.join(", ", missing)
+                + ")");
       }
     }
   }
@@ -89,11 +110,5 @@ final class EvalCall {
       }
     }
     return -1;
-  }
-
-  private static String quote(String s) {
-    StringBuilder sb = new StringBuilder();
-    StarlarkString.of(s).repr(sb);
-    return sb.toString();
   }
 }

@@ -9,7 +9,7 @@ final class EvalSupport {
 
   static Value binary(StarlarkThread thread, Token op, Value x, Value y) throws EvalException {
     return switch (op) {
-      case EQL, NEQ, LT, GT, LE, GE -> Bool.of(Operators.compare(op, x, y));
+      case EQL, NEQ, LT, GT, LE, GE -> Bool.of(Operators.compare(thread, op, x, y));
       case IN -> Bool.of(Operators.in(thread, x, y));
       case NOT_IN -> Bool.of(!Operators.in(thread, x, y));
       default -> Operators.binary(thread, op, x, y);

@@ -15,7 +15,10 @@ final class FloatFormat {
   /** Shortest decimal digits (no leading/trailing zeros) and the decimal point position. */
   record Digits(String digits, int pointPos) {}
 
-  /** str(float): Go 'g', -1 plus ".0" when neither '.' nor 'e' appears; inf/nan as Starlark spells them. */
+  /**
+   * str(float): Go 'g', -1 plus ".0" when neither '.' nor 'e' appears; inf/nan as Starlark spells
+   * them.
+   */
   static void formatG(StringBuilder sb, double v) {
     if (!nonFinite(sb, v)) {
       int start = sb.length();
@@ -139,8 +142,9 @@ final class FloatFormat {
 
   /** Exact powers of ten as doubles (10^22 is the largest exactly representable). */
   private static final double[] POW10 = {
-      1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22
+  };
 
   /**
    * Whether no one-digit decimal near {@code two} can round-trip to {@code v}: d*10^k is computed

@@ -87,12 +87,13 @@ final class Formatter {
           } catch (EvalException e) {
             throw new EvalException("%" + (char) c + " format requires integer: " + e.getMessage());
           }
-          String s = switch (c) {
-            case 'o' -> n.toBigInteger().toString(8);
-            case 'x' -> n.toBigInteger().toString(16);
-            case 'X' -> n.toBigInteger().toString(16).toUpperCase();
-            default -> n.toString();
-          };
+          String s =
+              switch (c) {
+                case 'o' -> n.toString(thread, 8);
+                case 'x' -> n.toString(thread, 16);
+                case 'X' -> n.toString(thread, 16).toUpperCase();
+                default -> n.toString(thread, 10);
+              };
           buf.append(s);
         }
         case 'e', 'f', 'g', 'E', 'F', 'G' -> {
@@ -106,6 +107,10 @@ final class Formatter {
           }
           StringBuilder sb = new StringBuilder();
           formatFloat(sb, v, (char) c);
+          if (thread != null && sb.length() > 64) {
+            // %f of a large float prints every integer digit (316 bytes for 1e308), exactly
+            thread.addByteSteps(sb.length());
+          }
           buf.append(sb.toString());
         }
         case 'c' -> {
@@ -121,11 +126,13 @@ final class Formatter {
             }
             buf.append(Utf8.encode(Utf8.rune(Utf8.decode(b, 0, b.length))));
           } else {
-            throw new EvalException("%c format requires int or single-character string, not " + arg.type());
+            throw new EvalException(
+                "%c format requires int or single-character string, not " + arg.type());
           }
         }
         case '%' -> buf.append('%');
-        default -> throw new EvalException("unknown conversion %" + new String(Character.toChars(c)));
+        default ->
+            throw new EvalException("unknown conversion %" + new String(Character.toChars(c)));
       }
       index++;
     }
@@ -156,7 +163,11 @@ final class Formatter {
   }
 
   /** {@code str.format(*args, **kwargs)}, on the format's bytes so that any byte is kept as is. */
-  static Value format(StarlarkThread thread, StarlarkString recv, Value[] args, List<Map.Entry<String, Value>> kwargs)
+  static Value format(
+      StarlarkThread thread,
+      StarlarkString recv,
+      Value[] args,
+      List<Map.Entry<String, Value>> kwargs)
       throws EvalException {
     byte[] f = recv.bytes();
     thread.addByteSteps(f.length);
@@ -264,12 +275,15 @@ final class Formatter {
         }
       }
       if (!spec.isEmpty()) {
-        throw new EvalException("format spec features not supported in replacement fields: " + spec);
+        throw new EvalException(
+            "format spec features not supported in replacement fields: " + spec);
       }
       switch (conv) {
         case "s" -> writeStr(thread, buf, arg);
         case "r" -> writeRepr(thread, buf, arg);
-        default -> throw new EvalException("format: unknown conversion " + Operators.repr(StarlarkString.of(conv)));
+        default ->
+            throw new EvalException(
+                "format: unknown conversion " + Operators.repr(StarlarkString.of(conv)));
       }
     }
     return buf.toStarlarkString();

@@ -18,8 +18,10 @@ final class FunctionCode {
   final int numLocals;
   final boolean hasVarargs;
   final boolean hasKwargs;
+
   /** Whether some non-keyword-only parameter has a default ("accepts at most N"). */
   final boolean optionalPositional;
+
   /** Indices into the parameter list of parameters with defaults. */
   final Expr[] defaultExprs;
 

@@ -23,7 +23,8 @@ final class GoSort {
   }
 
   /** Sorts {@code values} (and {@code keys}, the sort keys, in parallel; may be the same array). */
-  static void sort(StarlarkThread thread, Value[] keys, Value[] values, boolean reverse) throws EvalException {
+  static void sort(StarlarkThread thread, Value[] keys, Value[] values, boolean reverse)
+      throws EvalException {
     if (thread != null && thread.isCancelled()) {
       thread.checkCancelled();
     }
@@ -31,8 +32,8 @@ final class GoSort {
       if (sortHomogeneous(thread, keys, values, reverse)) {
         return;
       }
-    } catch (Cancelled c) {
-      thread.checkCancelled();
+    } catch (OverBudget o) {
+      throw o.budget;
     }
     GoSort s = new GoSort(thread, keys, values, reverse);
     s.stable(values.length);
@@ -41,18 +42,24 @@ final class GoSort {
     }
   }
 
-  /**
-   * Keys that are all ints or all strings are totally ordered and never fail to compare, so any
-   * stable sort yields Go's result; Java's TimSort does fewer comparisons than SymMerge.
-   */
-  /** Unwinds a comparator-driven sort when the thread is cancelled. */
-  private static final class Cancelled extends RuntimeException {
-    Cancelled() {
+  /** Carries a budget error (or cancellation) out of a comparator-driven sort. */
+  private static final class OverBudget extends RuntimeException {
+    final EvalException budget;
+
+    OverBudget(EvalException budget) {
       super(null, null, false, false);
+      this.budget = budget;
     }
   }
 
-  private static boolean sortHomogeneous(StarlarkThread thread, Value[] keys, Value[] values, boolean reverse) {
+  /**
+   * Keys that are all ints or all strings are totally ordered and never fail to compare, so any
+   * stable sort yields Go's result; Java's TimSort does fewer comparisons than SymMerge. The
+   * comparisons are charged as GoSort's are (16 steps per 256), and strings longer than 4 KiB by
+   * their length.
+   */
+  private static boolean sortHomogeneous(
+      StarlarkThread thread, Value[] keys, Value[] values, boolean reverse) {
     if (keys.length < 2) {
       return true;
     }
@@ -65,16 +72,25 @@ final class GoSort {
         return false;
       }
     }
-    java.util.Comparator<Value> order = c == StarlarkInt.class
-        ? (a, b) -> ((StarlarkInt) a).compareTo((StarlarkInt) b)
-        : (a, b) -> ((StarlarkString) a).compareBytes((StarlarkString) b);
+    java.util.Comparator<Value> order =
+        c == StarlarkInt.class
+            ? (a, b) -> ((StarlarkInt) a).compareTo((StarlarkInt) b)
+            : (a, b) -> ((StarlarkString) a).compareBytes((StarlarkString) b);
     int[] count = {0};
-    java.util.Comparator<Value> cmp = (a, b) -> {
-      if ((++count[0] & 4095) == 0 && thread != null && thread.isCancelled()) {
-        throw new Cancelled(); // observed promptly even inside a long sort
-      }
-      return order.compare(a, b);
-    };
+    java.util.Comparator<Value> cmp =
+        (a, b) -> {
+          if (thread != null) {
+            try {
+              if ((++count[0] & 255) == 0) {
+                thread.addSteps(16); // also observes cancellation, promptly inside a long sort
+              }
+              chargeLeaves(thread, a, b);
+            } catch (EvalException e) {
+              throw new OverBudget(e);
+            }
+          }
+          return order.compare(a, b);
+        };
     if (reverse) {
       cmp = cmp.reversed();
     }
@@ -99,6 +115,18 @@ final class GoSort {
     return true;
   }
 
+  /** Charges comparing two big ints, or two strings longer than 4 KiB, by their size. */
+  private static void chargeLeaves(StarlarkThread thread, Value a, Value b) throws EvalException {
+    if (a instanceof StarlarkInt x) {
+      IntOps.chargeCompare(thread, x, (StarlarkInt) b);
+    } else {
+      int n = Math.min(((StarlarkString) a).len(), ((StarlarkString) b).len());
+      if (n > 4096) {
+        thread.addByteSteps(n);
+      }
+    }
+  }
+
   private boolean less(int i, int j) throws EvalException {
     if (reverse) {
       int t = i;
@@ -109,7 +137,7 @@ final class GoSort {
       thread.addSteps(16);
     }
     try {
-      return Operators.compare(Token.LT, keys[i], keys[j]);
+      return Operators.compare(thread, Token.LT, keys[i], keys[j]);
     } catch (BudgetException e) {
       throw e;
     } catch (EvalException e) {

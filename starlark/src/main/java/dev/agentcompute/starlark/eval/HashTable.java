@@ -4,8 +4,8 @@ import java.util.Arrays;
 
 /**
  * The insertion-ordered hash table behind dict and set: a compact entry array (keys, values,
- * hashes, in insertion order, deleted entries nulled) indexed by an open-addressing table of
- * entry numbers. Frozen and iterating tables reject mutation with starlark-go's messages.
+ * hashes, in insertion order, deleted entries nulled) indexed by an open-addressing table of entry
+ * numbers. Frozen and iterating tables reject mutation with starlark-go's messages.
  */
 final class HashTable {
   private static final int EMPTY = 0;

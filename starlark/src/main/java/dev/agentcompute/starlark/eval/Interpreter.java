@@ -1,6 +1,5 @@
 package dev.agentcompute.starlark.eval;
 
-import dev.agentcompute.starlark.syntax.Position;
 import java.util.List;
 import java.util.Map;
 
@@ -10,21 +9,21 @@ public final class Interpreter {
 
   /**
    * Calls {@code fn}; any error becomes an {@link EvalError} carrying the call stack (an error
-   * raised by a builtin called from Java has an empty stack plus the builtin's name).
+   * raised by a builtin ends the stack with the builtin's frame).
    */
-  public static Value call(StarlarkThread thread, Value fn, Value[] args,
-                           List<Map.Entry<String, Value>> kwargs) throws EvalError {
+  public static Value call(
+      StarlarkThread thread, Value fn, Value[] args, List<Map.Entry<String, Value>> kwargs)
+      throws EvalError {
     if (!(fn instanceof Callable c)) {
-      throw new EvalError(new EvalException("invalid call of non-function (" + fn.type() + ")"), List.of());
+      throw new EvalError(
+          new EvalException("invalid call of non-function (" + fn.type() + ")"), List.of());
     }
     try {
-      return c.call(thread, args, kwargs);
+      return Eval.call(thread, c, args, kwargs);
     } catch (EvalError e) {
       throw e;
     } catch (EvalException e) {
-      List<EvalError.StackEntry> stack = new java.util.ArrayList<>(Eval.snapshot(thread));
-      stack.add(new EvalError.StackEntry(c.name(), new Position("<builtin>", 0, 0)));
-      throw new EvalError(e, stack);
+      throw new EvalError(e, Eval.snapshot(thread));
     } catch (StackOverflowError e) {
       throw new EvalError(new EvalException("Starlark stack overflow"), Eval.snapshot(thread));
     }

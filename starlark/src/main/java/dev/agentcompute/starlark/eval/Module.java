@@ -9,16 +9,18 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * A value of type {@code module}: a named, read-only set of members. Used both for library
- * modules ({@code json}, {@code math}, {@code assert}, capability roots), built with
- * {@link #Module(String, Map)}, and for the globals of an executed Starlark program, whose members
- * are global slots indexed by the resolver. Unhashable, as in starlark-go.
+ * A value of type {@code module}: a named, read-only set of members. Used both for library modules
+ * ({@code json}, {@code math}, {@code assert}, capability roots), built with {@link #Module(String,
+ * Map)}, and for the globals of an executed Starlark program, whose members are global slots
+ * indexed by the resolver. Unhashable, as in starlark-go.
  */
 public final class Module implements HasAttrs {
   private final String name;
   private final String[] names;
+
   /** Member values; for a program module, a global slot is null until assigned. */
   final Value[] values;
+
   private final Map<String, Integer> index;
   private boolean frozen;
 

@@ -1,25 +1,24 @@
 package dev.agentcompute.starlark.eval;
 
+import dev.agentcompute.starlark.resolve.Spell;
 import dev.agentcompute.starlark.syntax.Token;
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 
 /**
  * The operators of Starlark (spec §1.6) with starlark-go's semantics and error texts: arithmetic,
  * comparison, membership, indexing, slicing, attribute access and iteration.
  */
 public final class Operators {
-  /** Go's maximum nesting for comparisons (cycles fail instead of looping). */
-  static final int MAX_DEPTH = 10;
   /** Go's maxAlloc: the largest repetition result, in elements. */
   static final long MAX_ALLOC = 1L << 30;
+
   /**
    * The largest string or bytes value (in bytes) one operation may build. starlark-go relies on
    * Go's memory; a Java heap is smaller, so bigger results fail cleanly instead of exhausting it.
    */
   static final long MAX_BYTES = 1L << 27;
+
   /** The largest list or tuple (in elements) one operation may build, for the same reason. */
   static final long MAX_ELEMS = 1L << 25;
 
@@ -28,19 +27,18 @@ public final class Operators {
   // ---------------------------------------------------------------- unary
 
   public static Value unary(Token op, Value x) throws EvalException {
+    return unary(null, op, x);
+  }
+
+  /** As {@link #unary(Token, Value)}, charging the work on big ints to {@code thread} if given. */
+  public static Value unary(StarlarkThread thread, Token op, Value x) throws EvalException {
     if (op == Token.NOT) {
       return Bool.of(!x.truth());
     }
     if (x instanceof StarlarkInt i) {
-      switch (op) {
-        case MINUS:
-          return i.negate();
-        case PLUS:
-          return i;
-        case TILDE:
-          return i.not();
-        default:
-          break;
+      Value r = IntOps.unary(thread, op, i);
+      if (r != null) {
+        return r;
       }
     } else if (x instanceof StarlarkFloat f) {
       switch (op) {
@@ -57,15 +55,21 @@ public final class Operators {
 
   // ---------------------------------------------------------------- binary
 
-  /** {@code x op y} for arithmetic, bitwise, concatenation, {@code %} and {@code in}/{@code not in}. */
+  /**
+   * {@code x op y} for arithmetic, bitwise, concatenation, {@code %} and {@code in}/{@code not in}.
+   */
   public static Value binary(Token op, Value x, Value y) throws EvalException {
     return binary(null, op, x, y);
   }
 
-  /** As {@link #binary(Token, Value, Value)}, charging proportional work to {@code thread} if given. */
-  public static Value binary(StarlarkThread thread, Token op, Value x, Value y) throws EvalException {
-    // Small, inlinable fast path for the most common case: int op int.
-    if (x instanceof StarlarkInt a && y instanceof StarlarkInt b) {
+  /**
+   * As {@link #binary(Token, Value, Value)}, charging proportional work to {@code thread} if given.
+   */
+  public static Value binary(StarlarkThread thread, Token op, Value x, Value y)
+      throws EvalException {
+    // Small, inlinable fast path for the most common case: int op int within 64 bits, which costs
+    // no more than the evaluator's step (bigger ints are charged by IntOps).
+    if (x instanceof StarlarkInt a && y instanceof StarlarkInt b && a.isLong() && b.isLong()) {
       switch (op) {
         case PLUS:
           return a.add(b);
@@ -90,12 +94,16 @@ public final class Operators {
     return binarySlow(thread, op, x, y);
   }
 
-  private static Value binarySlow(StarlarkThread thread, Token op, Value x, Value y) throws EvalException {
+  private static Value binarySlow(StarlarkThread thread, Token op, Value x, Value y)
+      throws EvalException {
+    if (x instanceof StarlarkInt a && y instanceof StarlarkInt b) {
+      Value r = IntOps.binary(thread, op, a, b);
+      if (r != null) {
+        return r;
+      }
+    }
     switch (op) {
       case PLUS:
-        if (x instanceof StarlarkInt a && y instanceof StarlarkInt b) {
-          return a.add(b);
-        }
         if (x instanceof StarlarkString a && y instanceof StarlarkString b) {
           return concat(thread, a, b);
         }
@@ -131,9 +139,6 @@ public final class Operators {
         }
         break;
       case MINUS:
-        if (x instanceof StarlarkInt a && y instanceof StarlarkInt b) {
-          return a.sub(b);
-        }
         if (x instanceof StarlarkFloat || y instanceof StarlarkFloat) {
           Double r = floatOp(op, x, y);
           if (r != null) {
@@ -145,9 +150,6 @@ public final class Operators {
         }
         break;
       case STAR:
-        if (x instanceof StarlarkInt a && y instanceof StarlarkInt b) {
-          return a.mul(b);
-        }
         if (x instanceof StarlarkFloat || y instanceof StarlarkFloat) {
           Double r = floatOp(op, x, y);
           if (r != null) {
@@ -177,12 +179,6 @@ public final class Operators {
         }
         break;
       case SLASHSLASH:
-        if (x instanceof StarlarkInt a && y instanceof StarlarkInt b) {
-          if (b.signum() == 0) {
-            throw new EvalException("floored division by zero");
-          }
-          return a.floorDiv(b);
-        }
         if (isNumber(x) && isNumber(y)) {
           double a = toDouble(x);
           double b = toDouble(y);
@@ -193,12 +189,6 @@ public final class Operators {
         }
         break;
       case PERCENT:
-        if (x instanceof StarlarkInt a && y instanceof StarlarkInt b) {
-          if (b.signum() == 0) {
-            throw new EvalException("integer modulo by zero");
-          }
-          return a.mod(b);
-        }
         if (isNumber(x) && isNumber(y)) {
           double a = toDouble(x);
           double b = toDouble(y);
@@ -216,9 +206,6 @@ public final class Operators {
       case NOT_IN:
         return Bool.of(!in(x, y));
       case PIPE:
-        if (x instanceof StarlarkInt a && y instanceof StarlarkInt b) {
-          return a.or(b);
-        }
         if (x instanceof Dict a && y instanceof Dict b) {
           charge(thread, (long) a.len() + b.len(), 8);
           Dict out = new Dict();
@@ -231,17 +218,11 @@ public final class Operators {
         }
         break;
       case AMP:
-        if (x instanceof StarlarkInt a && y instanceof StarlarkInt b) {
-          return a.and(b);
-        }
         if (x instanceof StarlarkSet a && y instanceof StarlarkSet b) {
           return SetMethods.intersection(thread, a, b);
         }
         break;
       case CIRCUMFLEX:
-        if (x instanceof StarlarkInt a && y instanceof StarlarkInt b) {
-          return a.xor(b);
-        }
         if (x instanceof StarlarkSet a && y instanceof StarlarkSet b) {
           return SetMethods.symmetricDifference(thread, a, b);
         }
@@ -249,17 +230,7 @@ public final class Operators {
       case LTLT:
       case GTGT:
         if (x instanceof StarlarkInt a) {
-          int n = asInt32(y, ""); // as Go: "got string, want int", "N out of range"
-          if (n < 0) {
-            throw new EvalException("negative shift count: " + n);
-          }
-          if (op == Token.LTLT) {
-            if (n >= 512) {
-              throw new EvalException("shift count too large: " + n);
-            }
-            return a.shiftLeft(n);
-          }
-          return a.shiftRight(n);
+          asInt32(y, ""); // as Go: "got string, want int" (an int count was handled above)
         }
         break;
       default:
@@ -287,7 +258,8 @@ public final class Operators {
     }
   }
 
-  private static void charge(StarlarkThread thread, long elems, int bytesPerElem) throws EvalException {
+  private static void charge(StarlarkThread thread, long elems, int bytesPerElem)
+      throws EvalException {
     if (thread != null) {
       thread.addSteps(1 + elems / 16);
       thread.allocate(elems * bytesPerElem);
@@ -432,28 +404,31 @@ public final class Operators {
   }
 
   /** {@code needle in haystack}, charging long scans to {@code thread} (which may be null). */
-  public static boolean in(StarlarkThread thread, Value needle, Value haystack) throws EvalException {
-    if (thread != null) {
-      int n = len(haystack);
-      if (n > 256) {
-        thread.addSteps(n / 256);
-      }
-    }
+  public static boolean in(StarlarkThread thread, Value needle, Value haystack)
+      throws EvalException {
     if (haystack instanceof StarlarkList l) {
+      Comparison cmp = new Comparison(thread);
       for (int i = 0; i < l.elems.size(); i++) {
-        if (equal(needle, l.elems.get(i))) {
+        if (cmp.member(needle, l.elems.get(i))) {
           return true;
         }
       }
       return false;
     }
     if (haystack instanceof Tuple t) {
+      Comparison cmp = new Comparison(thread);
       for (Value e : t.array()) {
-        if (equal(needle, e)) {
+        if (cmp.member(needle, e)) {
           return true;
         }
       }
       return false;
+    }
+    if (thread != null) {
+      int n = len(haystack);
+      if (n > 256) {
+        thread.addSteps(n / 256);
+      }
     }
     if (haystack instanceof Dict d) {
       // Go ignores lookup errors here: an unhashable needle is simply not found.
@@ -476,7 +451,8 @@ public final class Operators {
     }
     if (haystack instanceof StarlarkString s) {
       if (!(needle instanceof StarlarkString n)) {
-        throw new EvalException("'in <string>' requires string as left operand, not " + needle.type());
+        throw new EvalException(
+            "'in <string>' requires string as left operand, not " + needle.type());
       }
       return StringMethods.indexOf(s.bytes(), n.bytes(), 0, s.len()) >= 0;
     }
@@ -495,7 +471,8 @@ public final class Operators {
         }
         return false;
       }
-      throw new EvalException("'in bytes' requires bytes or int as left operand, not " + needle.type());
+      throw new EvalException(
+          "'in bytes' requires bytes or int as left operand, not " + needle.type());
     }
     if (haystack instanceof RangeValue r) {
       if (needle instanceof StarlarkInt i) {
@@ -509,7 +486,8 @@ public final class Operators {
         }
         return d >= Long.MIN_VALUE && d <= Long.MAX_VALUE && r.containsLong((long) d);
       }
-      throw new EvalException("'in <range>' requires integer as left operand, not " + needle.type());
+      throw new EvalException(
+          "'in <range>' requires integer as left operand, not " + needle.type());
     }
     if (haystack instanceof HasBinary hb) {
       Value r = hb.binary(Token.IN, needle, true);
@@ -522,93 +500,52 @@ public final class Operators {
 
   // ---------------------------------------------------------------- comparison
 
-  /** {@code x op y} for EQL, NEQ, LT, GT, LE, GE. */
-  public static boolean compare(Token op, Value x, Value y) throws EvalException {
+  /**
+   * As {@link #compare(Token, Value, Value)}, charging {@code thread} for the work: the elements of
+   * containers, long strings or bytes and big ints (see {@link Comparison}).
+   */
+  public static boolean compare(StarlarkThread thread, Token op, Value x, Value y)
+      throws EvalException {
     if (x instanceof StarlarkInt a && y instanceof StarlarkInt b) {
+      IntOps.chargeCompare(thread, a, b);
       return threeway(op, a.compareTo(b));
     }
-    return compareDepth(op, x, y, MAX_DEPTH);
+    if (x instanceof StarlarkString a && y instanceof StarlarkString b) {
+      Comparison.chargeBytes(thread, a.len(), b.len());
+      return op == Token.EQL || op == Token.NEQ
+          ? a.equalsString(b) == (op == Token.EQL)
+          : threeway(op, a.compareBytes(b));
+    }
+    return new Comparison(thread).compare(op, x, y);
   }
 
+  /** {@code x op y} for EQL, NEQ, LT, GT, LE, GE. */
+  public static boolean compare(Token op, Value x, Value y) throws EvalException {
+    return compare(null, op, x, y);
+  }
+
+  /** {@code x == y}, with fast paths for the keys of dicts. */
   public static boolean equal(Value x, Value y) throws EvalException {
+    return equal(null, x, y);
+  }
+
+  /** As {@link #equal(Value, Value)}, charging {@code thread} for the work. */
+  public static boolean equal(StarlarkThread thread, Value x, Value y) throws EvalException {
     if (x == y && !(x instanceof StarlarkFloat)) {
       return true;
     }
-    if (x instanceof StarlarkString a) {
-      return y instanceof StarlarkString b && a.equalsString(b);
-    }
     if (x instanceof StarlarkInt a && y instanceof StarlarkInt b) {
+      IntOps.chargeCompare(thread, a, b);
       return a.compareTo(b) == 0;
     }
-    return compareDepth(Token.EQL, x, y, MAX_DEPTH);
-  }
-
-  static boolean equalDepth(Value x, Value y, int depth) throws EvalException {
-    if (x instanceof StarlarkString a) {
-      return y instanceof StarlarkString b && a.equalsString(b);
-    }
-    return compareDepth(Token.EQL, x, y, depth);
-  }
-
-  static boolean compareDepth(Token op, Value x, Value y, int depth) throws EvalException {
-    if (depth < 1) {
-      throw new EvalException("comparison exceeded maximum recursion depth");
-    }
-    if (x.getClass() == y.getClass()) {
-      if (x instanceof Comparable c) {
-        return c.compareSameType(op, y, depth);
-      }
-      switch (op) {
-        case EQL:
-          return x == y;
-        case NEQ:
-          return x != y;
-        default:
-          throw new EvalException(x.type() + " " + op + " " + y.type() + " not implemented");
-      }
-    }
-    if (x instanceof StarlarkInt a && y instanceof StarlarkFloat b) {
-      double d = b.value();
-      int cmp;
-      if (Double.isNaN(d)) {
-        cmp = -1;
-      } else if (Double.isInfinite(d)) {
-        cmp = d > 0 ? -1 : 1;
-      } else {
-        cmp = compareIntDouble(a, d);
-      }
-      return threeway(op, cmp);
-    }
-    if (x instanceof StarlarkFloat a && y instanceof StarlarkInt b) {
-      double d = a.value();
-      int cmp;
-      if (Double.isNaN(d)) {
-        cmp = 1;
-      } else if (Double.isInfinite(d)) {
-        cmp = d > 0 ? 1 : -1;
-      } else {
-        cmp = -compareIntDouble(b, d);
-      }
-      return threeway(op, cmp);
-    }
-    switch (op) {
-      case EQL:
+    if (x instanceof StarlarkString a) { // the common dict key
+      if (!(y instanceof StarlarkString b)) {
         return false;
-      case NEQ:
-        return true;
-      default:
-        throw new EvalException(x.type() + " " + op + " " + y.type() + " not implemented");
-    }
-  }
-
-  private static int compareIntDouble(StarlarkInt a, double d) {
-    if (a.isLong()) {
-      long l = a.longValue();
-      if (Math.abs(l) < (1L << 53)) {
-        return Double.compare((double) l, d) == 0 ? 0 : ((double) l < d ? -1 : 1);
       }
+      Comparison.chargeBytes(thread, a.len(), b.len());
+      return a.equalsString(b);
     }
-    return new BigDecimal(a.toBigInteger()).compareTo(new BigDecimal(d));
+    return new Comparison(thread).equal(x, y);
   }
 
   /** Interprets a three-way comparison result for {@code op}. */
@@ -645,28 +582,6 @@ public final class Operators {
     return threeway(op, floatCmp(x, y));
   }
 
-  static boolean sliceCompare(Token op, List<Value> x, List<Value> y, int depth) throws EvalException {
-    if (x.size() != y.size() && (op == Token.EQL || op == Token.NEQ)) {
-      return op == Token.NEQ;
-    }
-    int n = Math.min(x.size(), y.size());
-    for (int i = 0; i < n; i++) {
-      Value a = x.get(i);
-      Value b = y.get(i);
-      if (!equalDepth(a, b, depth - 1)) {
-        switch (op) {
-          case EQL:
-            return false;
-          case NEQ:
-            return true;
-          default:
-            return compareDepth(op, a, b, depth - 1);
-        }
-      }
-    }
-    return threeway(op, Integer.compare(x.size(), y.size()));
-  }
-
   // ---------------------------------------------------------------- indexing and slicing
 
   /** {@code x[i]}. */
@@ -697,7 +612,8 @@ public final class Operators {
     if (n == 0) {
       return new EvalException("index " + i + " out of range: empty " + x.type());
     }
-    return new EvalException(x.type() + " index " + i + " out of range [" + (-n) + ":" + (n - 1) + "]");
+    return new EvalException(
+        x.type() + " index " + i + " out of range [" + (-n) + ":" + (n - 1) + "]");
   }
 
   /** Go's AsInt32 with an error prefix. */
@@ -791,7 +707,9 @@ public final class Operators {
     return start > end ? (int) (((long) start - end - step - 1) / (-(long) step)) : 0;
   }
 
-  /** The bytes of {@code src[start:end:step]} (indices already clamped), for str and bytes slices. */
+  /**
+   * The bytes of {@code src[start:end:step]} (indices already clamped), for str and bytes slices.
+   */
   static byte[] sliceBytes(byte[] src, int start, int end, int step) {
     byte[] out = new byte[sliceLength(start, end, step)];
     for (int i = 0, j = start; i < out.length; i++, j += step) {
@@ -812,7 +730,7 @@ public final class Operators {
       return v;
     }
     String msg = x.type() + " has no ." + name + " field or method";
-    String hint = Spelling.nearest(name, h.attrNames());
+    String hint = Spell.nearest(name, h.attrNames());
     if (hint != null) {
       msg += " (did you mean ." + hint + "?)";
     }
@@ -913,7 +831,7 @@ public final class Operators {
     }
     String s;
     try {
-      s = Printer.render(x, str, limit);
+      s = Printer.render(thread, x, str, limit);
     } catch (Printer.TooLarge e) {
       if (thread != null && limit < MAX_BYTES) {
         thread.allocate(limit + 1); // reports the allocation budget
@@ -921,8 +839,7 @@ public final class Operators {
       throw new EvalException("value too large to print (more than " + limit + " bytes)");
     }
     if (thread != null) {
-      thread.addByteSteps(s.length());
-      thread.allocate(s.length());
+      thread.allocate(s.length()); // the steps were charged as it printed
     }
     return s;
   }

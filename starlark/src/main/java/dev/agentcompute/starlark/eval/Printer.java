@@ -1,10 +1,9 @@
 package dev.agentcompute.starlark.eval;
 
-import java.util.ArrayList;
-
 /**
  * Writes the repr of nested containers, printing a container already being printed (a cycle) as
- * {@code [...]}, {@code {...}} or {@code (...)}, as starlark-go does. One instance per top-level call.
+ * {@code [...]}, {@code {...}} or {@code (...)}, as starlark-go does. One instance per top-level
+ * call.
  */
 final class Printer {
   /** Thrown when a rendering exceeds its size limit; converted to an EvalException by callers. */
@@ -22,25 +21,68 @@ final class Printer {
     String cycleMarker();
   }
 
-  private final ArrayList<Value> path = new ArrayList<>();
+  /** Carries a budget error out of {@link #repr}, whose callers cannot throw checked ones. */
+  private static final class OverBudget extends RuntimeException {
+    final EvalException budget;
+
+    OverBudget(EvalException budget) {
+      super(null, null, false, false);
+      this.budget = budget;
+    }
+  }
+
+  private final VisitPath path = new VisitPath();
   private final long limit;
+  private final StarlarkThread thread; // charged as it prints, if not null
+  private long charged; // characters of output charged so far
 
-  private Printer(long limit) {
+  /** Characters printed between charges (a shared value can print exponentially much). */
+  private static final int CHARGE_EVERY = 1 << 16;
+
+  /** The cap of a repr printed without a thread (error messages, toString): then "...". */
+  static final int UNCHARGED_LIMIT = 1 << 20;
+
+  private Printer(long limit, StarlarkThread thread) {
     this.limit = limit;
+    this.thread = thread;
   }
 
-  /** Prints {@code top} with the hard size cap ({@link Operators#MAX_BYTES} characters). */
+  /**
+   * Appends the repr of {@code top} without a thread to charge, as error messages and toString do:
+   * cut at {@link #UNCHARGED_LIMIT} characters with {@code ...}, since a value of shared parts can
+   * print exponentially much.
+   */
   static void print(StringBuilder sb, Nested top) {
-    new Printer(Operators.MAX_BYTES).repr(sb, top);
+    try {
+      new Printer(sb.length() + (long) UNCHARGED_LIMIT, null).repr(sb, top);
+    } catch (TooLarge e) {
+      sb.append("...");
+    }
   }
 
-  /** The repr (or str) of {@code v}, failing with TooLarge beyond {@code limit} characters. */
-  static String render(Value v, boolean str, long limit) {
-    StringBuilder sb = new StringBuilder();
+  /**
+   * The repr (or str) of {@code v}, failing with TooLarge beyond {@code limit} characters. The
+   * output (one step per 64 bytes) and the conversion of big ints to digits are charged to {@code
+   * thread} as it goes, so that the step budget stops a print that would run long.
+   */
+  static String render(StarlarkThread thread, Value v, boolean str, long limit)
+      throws EvalException {
     if (str && v instanceof StarlarkString s) {
+      if (thread != null) {
+        thread.addByteSteps(s.len());
+      }
       return s.value();
     }
-    new Printer(limit).repr(sb, v);
+    StringBuilder sb = new StringBuilder();
+    Printer p = new Printer(limit, thread);
+    try {
+      p.repr(sb, v);
+    } catch (OverBudget e) {
+      throw e.budget;
+    }
+    if (thread != null) {
+      thread.addByteSteps(sb.length() - p.charged);
+    }
     return sb.toString();
   }
 
@@ -48,16 +90,26 @@ final class Printer {
     if (sb.length() > limit) {
       throw new TooLarge();
     }
-    if (v instanceof Nested n) {
-      for (Value p : path) {
-        if (p == v) {
-          sb.append(n.cycleMarker());
-          return;
+    if (thread != null && (sb.length() - charged > CHARGE_EVERY || v instanceof StarlarkInt)) {
+      try {
+        if (sb.length() - charged > CHARGE_EVERY) {
+          thread.addByteSteps(sb.length() - charged);
+          charged = sb.length();
         }
+        if (v instanceof StarlarkInt i) {
+          IntCost.toText(thread, i);
+        }
+      } catch (EvalException e) {
+        throw new OverBudget(e);
       }
-      path.add(v);
+    }
+    if (v instanceof Nested n) {
+      if (!path.enter(v)) {
+        sb.append(n.cycleMarker());
+        return;
+      }
       n.reprNested(sb, this);
-      path.remove(path.size() - 1);
+      path.leave();
     } else {
       v.repr(sb);
     }

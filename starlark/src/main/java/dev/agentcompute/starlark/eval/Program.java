@@ -48,7 +48,8 @@ public final class Program {
    * Runs the top level with the given predeclared values (names not found there come from the
    * Universe), then freezes every global.
    */
-  public Module init(StarlarkThread thread, Map<String, ? extends Value> predeclared) throws EvalError {
+  public Module init(StarlarkThread thread, Map<String, ? extends Value> predeclared)
+      throws EvalError {
     Module module = new Module(file.path, globalNames);
     Value[] outside = new Value[file.outsideNames.size()];
     for (int i = 0; i < outside.length; i++) {
@@ -65,9 +66,18 @@ public final class Program {
         locals[b.index] = new Cell(null);
       }
     }
-    EvalFrame fr = new EvalFrame(thread, null, "<toplevel>", module, locals, new Cell[0], outside,
-        new Position(file.path, 1, 1));
+    EvalFrame fr =
+        new EvalFrame(
+            thread,
+            null,
+            "<toplevel>",
+            module,
+            locals,
+            new Cell[0],
+            outside,
+            new Position(file.path, 1, 1));
     fr.programRef = this;
+    int depth = thread.depth();
     thread.pushFrame(fr);
     try {
       Eval.exec(fr, file.stmts);
@@ -78,7 +88,7 @@ public final class Program {
     } catch (StackOverflowError e) {
       throw Eval.positioned(fr, fr.pos, new EvalException("Starlark stack overflow"));
     } finally {
-      thread.popFrame();
+      thread.popFramesTo(depth);
       module.freeze();
     }
     return module;

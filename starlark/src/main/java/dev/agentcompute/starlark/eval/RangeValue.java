@@ -2,7 +2,9 @@ package dev.agentcompute.starlark.eval;
 
 import dev.agentcompute.starlark.syntax.Token;
 
-/** The lazy result of {@code range(start, stop, step)}: indexable, sliceable, compared by content. */
+/**
+ * The lazy result of {@code range(start, stop, step)}: indexable, sliceable, compared by content.
+ */
 public final class RangeValue implements Sequence, Sliceable, Comparable, Immutable {
   private final long start;
   private final long stop;
@@ -25,7 +27,8 @@ public final class RangeValue implements Sequence, Sliceable, Comparable, Immuta
     if (step > 0 ? stop <= start : stop >= start) {
       return 0;
     }
-    java.math.BigInteger span = java.math.BigInteger.valueOf(stop).subtract(java.math.BigInteger.valueOf(start));
+    java.math.BigInteger span =
+        java.math.BigInteger.valueOf(stop).subtract(java.math.BigInteger.valueOf(start));
     java.math.BigInteger st = java.math.BigInteger.valueOf(step);
     if (step < 0) {
       span = span.negate();
@@ -115,7 +118,13 @@ public final class RangeValue implements Sequence, Sliceable, Comparable, Immuta
   @Override
   public void repr(StringBuilder sb) {
     if (step != 1) {
-      sb.append("range(").append(start).append(", ").append(stop).append(", ").append(step).append(')');
+      sb.append("range(")
+          .append(start)
+          .append(", ")
+          .append(stop)
+          .append(", ")
+          .append(step)
+          .append(')');
     } else if (start != 0) {
       sb.append("range(").append(start).append(", ").append(stop).append(')');
     } else {
@@ -124,7 +133,7 @@ public final class RangeValue implements Sequence, Sliceable, Comparable, Immuta
   }
 
   @Override
-  public boolean compareSameType(Token op, Value y, int depth) throws EvalException {
+  public boolean compareSameType(Token op, Value y, Comparison cmp) throws EvalException {
     RangeValue ry = (RangeValue) y;
     switch (op) {
       case EQL:

@@ -8,7 +8,7 @@ import java.util.List;
 public final class StarlarkBytes implements Sliceable, HasAttrs, Comparable, Immutable {
   public static final StarlarkBytes EMPTY = new StarlarkBytes(new byte[0]);
 
-  private final byte[] bytes;
+  private byte[] bytes; // replaced only by an equal array, see share
 
   private StarlarkBytes(byte[] bytes) {
     this.bytes = bytes;
@@ -58,9 +58,13 @@ public final class StarlarkBytes implements Sliceable, HasAttrs, Comparable, Imm
     return bytes.length != 0;
   }
 
-  /** 32-bit FNV-1a, which is also what {@code hash(b)} returns. */
   @Override
   public int hash() {
+    return Hashing.ofBytes(bytes);
+  }
+
+  /** The value of the {@code hash()} builtin: 32-bit FNV-1a, as starlark-go computes it. */
+  public int fnv() {
     int h = 0x811c9dc5;
     for (byte b : bytes) {
       h ^= b & 0xFF;
@@ -85,13 +89,22 @@ public final class StarlarkBytes implements Sliceable, HasAttrs, Comparable, Imm
   }
 
   @Override
-  public boolean compareSameType(Token op, Value y, int depth) {
-    return Operators.threeway(op, Arrays.compareUnsigned(bytes, ((StarlarkBytes) y).bytes));
+  public boolean compareSameType(Token op, Value y, Comparison cmp) {
+    return Operators.threeway(op, compareBytes((StarlarkBytes) y));
+  }
+
+  /** As StarlarkString.compareBytes: equal values share one array, so comparing again is free. */
+  private int compareBytes(StarlarkBytes o) {
+    int c = StarlarkString.compare(bytes, o.bytes);
+    if (c == 0 && bytes != o.bytes) {
+      bytes = o.bytes = StarlarkString.shared(bytes, o.bytes);
+    }
+    return c;
   }
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof StarlarkBytes b && Arrays.equals(bytes, b.bytes);
+    return o instanceof StarlarkBytes b && compareBytes(b) == 0;
   }
 
   @Override

@@ -30,11 +30,13 @@ public final class StarlarkFloat implements Comparable, Immutable {
 
   @Override
   public int hash() {
-    // Equal ints and floats must hash alike (Go: finiteFloatToInt(f).Hash()).
-    if (Double.isFinite(value)) {
+    // Equal ints and floats must hash alike. Go hashes every float as its truncation
+    // (finiteFloatToInt(f).Hash()), so all floats in [1, 2) collide; a float with a fraction
+    // equals no int and hashes its bits instead.
+    if (value == Math.rint(value) && Double.isFinite(value)) {
       return StarlarkInt.ofFiniteDouble(value).hash();
     }
-    return 1618033;
+    return Hashing.ofLong(Double.doubleToLongBits(value));
   }
 
   @Override
@@ -43,13 +45,14 @@ public final class StarlarkFloat implements Comparable, Immutable {
   }
 
   @Override
-  public boolean compareSameType(Token op, Value y, int depth) {
+  public boolean compareSameType(Token op, Value y, Comparison cmp) {
     return Operators.compareDoubles(op, value, ((StarlarkFloat) y).value);
   }
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof StarlarkFloat f && (f.value == value || (Double.isNaN(value) && Double.isNaN(f.value)));
+    return o instanceof StarlarkFloat f
+        && (f.value == value || (Double.isNaN(value) && Double.isNaN(f.value)));
   }
 
   @Override

@@ -14,8 +14,13 @@ public final class StarlarkFunction implements Callable {
   final Value[] outside;
   private boolean frozen;
 
-  StarlarkFunction(FunctionCode code, Program program, Module module, Value[] defaults,
-                   Cell[] freevars, Value[] outside) {
+  StarlarkFunction(
+      FunctionCode code,
+      Program program,
+      Module module,
+      Value[] defaults,
+      Cell[] freevars,
+      Value[] outside) {
     this.code = code;
     this.program = program;
     this.module = module;

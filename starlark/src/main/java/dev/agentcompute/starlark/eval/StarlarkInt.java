@@ -5,9 +5,18 @@ import java.math.BigInteger;
 
 /**
  * An arbitrary-precision integer: a {@code long} fast path with overflow-checked arithmetic that
- * falls back to {@link BigInteger}. {@code big} is non-null only when the value does not fit a long.
+ * falls back to {@link BigInteger}. {@code big} is non-null only when the value does not fit a
+ * long.
  */
 public final class StarlarkInt implements Comparable, Immutable {
+  /**
+   * The largest int a program may build: 64 KiB of magnitude, 524,288 bits (about 157,800 decimal
+   * digits; {@code BigInteger.bitLength}, which leaves out the sign). starlark-go has no limit;
+   * ours bounds the cost of a single operation. Arithmetic and conversions whose result would be
+   * larger fail with {@link SizeLimitException}.
+   */
+  public static final int MAX_BITS = 64 * 1024 * 8;
+
   private static final int CACHE_LOW = -128;
   private static final int CACHE_HIGH = 1024;
   private static final StarlarkInt[] CACHE = new StarlarkInt[CACHE_HIGH - CACHE_LOW + 1];
@@ -21,7 +30,12 @@ public final class StarlarkInt implements Comparable, Immutable {
   public static final StarlarkInt ZERO = of(0);
   public static final StarlarkInt ONE = of(1);
 
-  private final long small;
+  /**
+   * The value when it fits a long; for a big int, its hash once computed (0 until then: hashing
+   * reads every word, so it is done once per value).
+   */
+  private long small;
+
   private final BigInteger big;
 
   private StarlarkInt(long small, BigInteger big) {
@@ -57,6 +71,40 @@ public final class StarlarkInt implements Comparable, Immutable {
     return big == null ? BigInteger.valueOf(small) : big;
   }
 
+  /** The number of bits of the value, leaving out the sign (BigInteger's bitLength). */
+  public int bitLength() {
+    return big == null
+        ? 64 - Long.numberOfLeadingZeros(small < 0 ? ~small : small)
+        : big.bitLength();
+  }
+
+  /**
+   * Parses an optional sign and digits of {@code radix} (2..36), which the caller has checked,
+   * charging the conversion to {@code thread} (if given) and refusing an int beyond {@link
+   * #MAX_BITS} before converting it.
+   */
+  public static StarlarkInt parse(StarlarkThread thread, String s, int radix) throws EvalException {
+    int first = s.startsWith("-") || s.startsWith("+") ? 1 : 0;
+    while (first < s.length() - 1 && s.charAt(first) == '0') {
+      first++;
+    }
+    int digits = s.length() - first;
+    if (digits <= 12) {
+      return of(Long.parseLong(s, radix));
+    }
+    IntCost.fromText(thread, digits, radix);
+    return IntCost.checked(of(IntParser.parse(s, radix)));
+  }
+
+  /** The digits of this int in {@code radix}, charging the conversion to {@code thread}. */
+  public String toString(StarlarkThread thread, int radix) throws EvalException {
+    if (big == null) {
+      return Long.toString(small, radix);
+    }
+    IntCost.toText(thread, this);
+    return big.toString(radix);
+  }
+
   public int signum() {
     return big == null ? Long.signum(small) : big.signum();
   }
@@ -66,7 +114,8 @@ public final class StarlarkInt implements Comparable, Immutable {
     if (big == null && small >= Integer.MIN_VALUE && small <= Integer.MAX_VALUE) {
       return (int) small;
     }
-    throw new EvalException(what + ": " + this + " out of range (want value in signed 32-bit range)");
+    throw new EvalException(
+        what + ": " + this + " out of range (want value in signed 32-bit range)");
   }
 
   /** Converts to a double, failing as Go does when the magnitude is too large. */
@@ -225,8 +274,13 @@ public final class StarlarkInt implements Comparable, Immutable {
 
   @Override
   public int hash() {
-    long lo = big == null ? small : big.longValue();
-    return (int) (lo ^ (lo >>> 32)) * 12582917;
+    if (big == null) {
+      return Hashing.ofLong(small);
+    }
+    if (small == 0) {
+      small = Hashing.ofBytes(big.toByteArray()) | (1L << 32); // never 0 once computed
+    }
+    return (int) small;
   }
 
   @Override
@@ -239,7 +293,7 @@ public final class StarlarkInt implements Comparable, Immutable {
   }
 
   @Override
-  public boolean compareSameType(Token op, Value y, int depth) {
+  public boolean compareSameType(Token op, Value y, Comparison cmp) {
     return Operators.threeway(op, compareTo((StarlarkInt) y));
   }
 

@@ -86,7 +86,9 @@ public final class StarlarkList
   @Override
   public Value slice(int start, int end, int step) {
     if (step == 1) {
-      return start >= end ? new StarlarkList() : new StarlarkList(new ArrayList<>(elems.subList(start, end)));
+      return start >= end
+          ? new StarlarkList()
+          : new StarlarkList(new ArrayList<>(elems.subList(start, end)));
     }
     int n = Operators.sliceLength(start, end, step);
     ArrayList<Value> out = new ArrayList<>(n);
@@ -184,9 +186,9 @@ public final class StarlarkList
   }
 
   @Override
-  public boolean compareSameType(Token op, Value y, int depth) throws EvalException {
+  public boolean compareSameType(Token op, Value y, Comparison cmp) throws EvalException {
     StarlarkList ly = (StarlarkList) y;
-    return Operators.sliceCompare(op, elems, ly.elems, depth);
+    return cmp.elements(op, elems, ly.elems);
   }
 
   @Override

@@ -67,8 +67,9 @@ public final class StarlarkSet extends HashedCollection {
   }
 
   @Override
-  public boolean compareSameType(Token op, Value y, int depth) throws EvalException {
+  public boolean compareSameType(Token op, Value y, Comparison cmp) throws EvalException {
     StarlarkSet sy = (StarlarkSet) y;
+    cmp.count(Math.min(len(), sy.len())); // the lookups of a subset test
     switch (op) {
       case EQL:
         return len() == sy.len() && isSubsetOf(sy);

@@ -7,8 +7,8 @@ import java.util.List;
 
 /**
  * An immutable string: a sequence of UTF-8 bytes, as in starlark-go. {@code len}, indexing and
- * slicing count bytes; a string is not iterable (use {@code elems()} or {@code codepoints()}).
- * The Java {@link String} form and the hash are computed lazily and cached.
+ * slicing count bytes; a string is not iterable (use {@code elems()} or {@code codepoints()}). The
+ * Java {@link String} form and the hash are computed lazily and cached.
  */
 public final class StarlarkString implements Sliceable, HasAttrs, Comparable, Immutable {
   public static final StarlarkString EMPTY = new StarlarkString(new byte[0], "");
@@ -16,11 +16,12 @@ public final class StarlarkString implements Sliceable, HasAttrs, Comparable, Im
 
   static {
     for (int i = 0; i < 256; i++) {
-      SINGLE_BYTES[i] = new StarlarkString(new byte[] {(byte) i}, i < 0x80 ? String.valueOf((char) i) : null);
+      SINGLE_BYTES[i] =
+          new StarlarkString(new byte[] {(byte) i}, i < 0x80 ? String.valueOf((char) i) : null);
     }
   }
 
-  private final byte[] bytes;
+  private byte[] bytes; // replaced only by an equal array, see share
   private String string;
   private int hash;
   private boolean hashed;
@@ -62,7 +63,9 @@ public final class StarlarkString implements Sliceable, HasAttrs, Comparable, Im
     return SINGLE_BYTES[b & 0xFF];
   }
 
-  /** The string as Java text; each invalid UTF-8 byte decodes to U+FFFD, as Go's range loop does. */
+  /**
+   * The string as Java text; each invalid UTF-8 byte decodes to U+FFFD, as Go's range loop does.
+   */
   public String value() {
     String s = string;
     if (s == null) {
@@ -73,14 +76,7 @@ public final class StarlarkString implements Sliceable, HasAttrs, Comparable, Im
   }
 
   private static String decode(byte[] b) {
-    boolean ascii = true;
-    for (byte x : b) {
-      if (x < 0) {
-        ascii = false;
-        break;
-      }
-    }
-    if (ascii) {
+    if (Utf8.isAscii(b)) {
       return new String(b, StandardCharsets.ISO_8859_1);
     }
     StringBuilder sb = null;
@@ -143,11 +139,7 @@ public final class StarlarkString implements Sliceable, HasAttrs, Comparable, Im
   @Override
   public int hash() {
     if (!hashed) {
-      int h = 0;
-      for (byte b : bytes) {
-        h = 31 * h + b;
-      }
-      hash = h;
+      hash = Hashing.ofBytes(bytes);
       hashed = true;
     }
     return hash;
@@ -191,17 +183,52 @@ public final class StarlarkString implements Sliceable, HasAttrs, Comparable, Im
   }
 
   @Override
-  public boolean compareSameType(Token op, Value y, int depth) {
-    return Operators.threeway(op, Arrays.compareUnsigned(bytes, ((StarlarkString) y).bytes));
+  public boolean compareSameType(Token op, Value y, Comparison cmp) {
+    return Operators.threeway(op, compareBytes((StarlarkString) y));
   }
 
   /** Orders strings by their UTF-8 bytes, unsigned (Starlark's string order). */
   public int compareBytes(StarlarkString o) {
-    return Arrays.compareUnsigned(bytes, o.bytes);
+    int c = compare(bytes, o.bytes);
+    if (c == 0) {
+      share(o);
+    }
+    return c;
+  }
+
+  /** Unsigned byte order, immediate for a shared array. */
+  static int compare(byte[] a, byte[] b) {
+    return a == b ? 0 : Arrays.compareUnsigned(a, b);
   }
 
   public boolean equalsString(StarlarkString o) {
-    return this == o || (bytes.length == o.bytes.length && hash() == o.hash() && Arrays.equals(bytes, o.bytes));
+    if (this == o || bytes == o.bytes) {
+      return true;
+    }
+    if (bytes.length != o.bytes.length || hash() != o.hash() || !Arrays.equals(bytes, o.bytes)) {
+      return false;
+    }
+    share(o);
+    return true;
+  }
+
+  /**
+   * Makes two equal strings share one array, so that comparing them again takes no time: otherwise
+   * a program can compare two long, equal but distinct strings (a dict key and the key looked up,
+   * the elements of two lists) again and again, each time for one step.
+   */
+  private void share(StarlarkString o) {
+    if (bytes != o.bytes) {
+      bytes = o.bytes = shared(bytes, o.bytes);
+    }
+  }
+
+  /**
+   * Which of two equal arrays both values keep: the one with the smaller identity hash, so that
+   * arrays only ever move towards fewer of them (short ones are not worth the identity hash).
+   */
+  static byte[] shared(byte[] a, byte[] b) {
+    return a.length < 256 || System.identityHashCode(a) < System.identityHashCode(b) ? a : b;
   }
 
   @Override

@@ -8,8 +8,8 @@ import java.util.Map;
 
 /**
  * The state of one execution: step and allocation budgets, cancellation, the print and load
- * handlers, embedder locals and the call stack. Not shared between executions; only
- * {@link #cancel(String)} may be called from another thread.
+ * handlers, embedder locals and the call stack. Not shared between executions; only {@link
+ * #cancel(String)} may be called from another thread.
  */
 public final class StarlarkThread {
   /** Receives the output of {@code print}. */
@@ -42,6 +42,7 @@ public final class StarlarkThread {
   private LoadHandler loadHandler;
   private Map<String, Object> locals; // created on first use: most executions never need it
   private final ArrayList<Frame> frames = new ArrayList<>(16);
+
   /** Read-only view of {@link #frames}, made once: the evaluator reads it on every call. */
   private final List<Frame> framesView = Collections.unmodifiableList(frames);
 
@@ -193,6 +194,17 @@ public final class StarlarkThread {
 
   public void popFrame() {
     frames.remove(frames.size() - 1);
+  }
+
+  /**
+   * Pops every frame above {@code depth}. The evaluator unwinds with this rather than {@link
+   * #popFrame}: a StackOverflowError can strike inside a pop at the deepest level, and the next
+   * level's truncation then removes that frame too.
+   */
+  void popFramesTo(int depth) {
+    while (frames.size() > depth) {
+      frames.remove(frames.size() - 1);
+    }
   }
 
   /** The current call stack, outermost first. */

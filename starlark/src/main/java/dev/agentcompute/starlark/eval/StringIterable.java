@@ -56,7 +56,9 @@ class StringIterable implements Iterable, Immutable {
 
   /** A view of {@code s} of the given kind. */
   static StringIterable of(StarlarkString s, Kind kind) {
-    return kind == Kind.ELEMS || kind == Kind.ELEM_ORDS ? new Elems(s, kind) : new StringIterable(s, kind);
+    return kind == Kind.ELEMS || kind == Kind.ELEM_ORDS
+        ? new Elems(s, kind)
+        : new StringIterable(s, kind);
   }
 
   @Override

@@ -8,7 +8,43 @@ import java.util.Map;
 
 /** The 35 methods of string values (spec §1.4), on UTF-8 bytes as in starlark-go. */
 final class StringMethods {
-  private static final List<String> NAMES = List.of("capitalize", "codepoint_ords", "codepoints", "count", "elem_ords", "elems", "endswith", "find", "format", "index", "isalnum", "isalpha", "isdigit", "islower", "isspace", "istitle", "isupper", "join", "lower", "lstrip", "partition", "removeprefix", "removesuffix", "replace", "rfind", "rindex", "rpartition", "rsplit", "rstrip", "split", "splitlines", "startswith", "strip", "title", "upper");
+  private static final List<String> NAMES =
+      List.of(
+          "capitalize",
+          "codepoint_ords",
+          "codepoints",
+          "count",
+          "elem_ords",
+          "elems",
+          "endswith",
+          "find",
+          "format",
+          "index",
+          "isalnum",
+          "isalpha",
+          "isdigit",
+          "islower",
+          "isspace",
+          "istitle",
+          "isupper",
+          "join",
+          "lower",
+          "lstrip",
+          "partition",
+          "removeprefix",
+          "removesuffix",
+          "replace",
+          "rfind",
+          "rindex",
+          "rpartition",
+          "rsplit",
+          "rstrip",
+          "split",
+          "splitlines",
+          "startswith",
+          "strip",
+          "title",
+          "upper");
 
   private StringMethods() {}
 
@@ -27,11 +63,13 @@ final class StringMethods {
    */
   private static Builtin.Impl impl(String name) {
     return switch (name) {
-      case "capitalize" -> (t, fn, a, kw) -> {
-        Args.positional("capitalize", a, kw, 0, 0);
-        return mapRunes(t, recv(fn), true);
-      };
-      case "codepoint_ords" -> (t, fn, a, kw) -> iterable(fn, a, kw, StringIterable.Kind.CODEPOINT_ORDS);
+      case "capitalize" ->
+          (t, fn, a, kw) -> {
+            Args.positional("capitalize", a, kw, 0, 0);
+            return mapRunes(t, recv(fn), true);
+          };
+      case "codepoint_ords" ->
+          (t, fn, a, kw) -> iterable(fn, a, kw, StringIterable.Kind.CODEPOINT_ORDS);
       case "codepoints" -> (t, fn, a, kw) -> iterable(fn, a, kw, StringIterable.Kind.CODEPOINTS);
       case "elem_ords" -> (t, fn, a, kw) -> iterable(fn, a, kw, StringIterable.Kind.ELEM_ORDS);
       case "elems" -> (t, fn, a, kw) -> iterable(fn, a, kw, StringIterable.Kind.ELEMS);
@@ -43,49 +81,61 @@ final class StringMethods {
       case "index" -> (t, fn, a, kw) -> find(t, fn, a, kw, false, false);
       case "rindex" -> (t, fn, a, kw) -> find(t, fn, a, kw, false, true);
       case "format" -> (t, fn, a, kw) -> Formatter.format(t, recv(fn), a, kw);
-      case "isalnum" -> (t, fn, a, kw) -> all(fn, a, kw, r -> Character.isLetter(r) || Character.isDigit(r));
+      case "isalnum" ->
+          (t, fn, a, kw) -> all(fn, a, kw, r -> Character.isLetter(r) || Character.isDigit(r));
       case "isalpha" -> (t, fn, a, kw) -> all(fn, a, kw, Character::isLetter);
       case "isdigit" -> (t, fn, a, kw) -> all(fn, a, kw, Character::isDigit);
       case "isspace" -> (t, fn, a, kw) -> all(fn, a, kw, StringMethods::isSpace);
-      case "islower" -> (t, fn, a, kw) -> {
-        Args.positional("islower", a, kw, 0, 0);
-        StarlarkString s = recv(fn);
-        return Bool.of(isCased(s) && s.equalsString(mapCase(t, s, false)));
-      };
-      case "isupper" -> (t, fn, a, kw) -> {
-        Args.positional("isupper", a, kw, 0, 0);
-        StarlarkString s = recv(fn);
-        return Bool.of(isCased(s) && s.equalsString(mapCase(t, s, true)));
-      };
+      case "islower" ->
+          (t, fn, a, kw) -> {
+            Args.positional("islower", a, kw, 0, 0);
+            StarlarkString s = recv(fn);
+            return Bool.of(isCased(s) && s.equalsString(mapCase(t, s, false)));
+          };
+      case "isupper" ->
+          (t, fn, a, kw) -> {
+            Args.positional("isupper", a, kw, 0, 0);
+            StarlarkString s = recv(fn);
+            return Bool.of(isCased(s) && s.equalsString(mapCase(t, s, true)));
+          };
       case "istitle" -> StringMethods::istitle;
       case "join" -> StringMethods::join;
-      case "lower" -> (t, fn, a, kw) -> {
-        Args.positional("lower", a, kw, 0, 0);
-        return mapCase(t, recv(fn), false);
-      };
-      case "upper" -> (t, fn, a, kw) -> {
-        Args.positional("upper", a, kw, 0, 0);
-        return mapCase(t, recv(fn), true);
-      };
-      case "title" -> (t, fn, a, kw) -> {
-        Args.positional("title", a, kw, 0, 0);
-        return mapRunes(t, recv(fn), false);
-      };
+      case "lower" ->
+          (t, fn, a, kw) -> {
+            Args.positional("lower", a, kw, 0, 0);
+            return mapCase(t, recv(fn), false);
+          };
+      case "upper" ->
+          (t, fn, a, kw) -> {
+            Args.positional("upper", a, kw, 0, 0);
+            return mapCase(t, recv(fn), true);
+          };
+      case "title" ->
+          (t, fn, a, kw) -> {
+            Args.positional("title", a, kw, 0, 0);
+            return mapRunes(t, recv(fn), false);
+          };
       case "lstrip" -> (t, fn, a, kw) -> strip(t, fn, a, kw, true, false);
       case "rstrip" -> (t, fn, a, kw) -> strip(t, fn, a, kw, false, true);
       case "strip" -> (t, fn, a, kw) -> strip(t, fn, a, kw, true, true);
       case "partition" -> (t, fn, a, kw) -> partition(fn, a, kw, false);
       case "rpartition" -> (t, fn, a, kw) -> partition(fn, a, kw, true);
-      case "removeprefix" -> (t, fn, a, kw) -> {
-        StarlarkString p = Args.string("removeprefix", 1, Args.positional("removeprefix", a, kw, 1, 1)[0]);
-        StarlarkString s = recv(fn);
-        return startsWith(s.bytes(), p.bytes(), 0, s.len()) ? s.slice(p.len(), s.len(), 1) : s;
-      };
-      case "removesuffix" -> (t, fn, a, kw) -> {
-        StarlarkString p = Args.string("removesuffix", 1, Args.positional("removesuffix", a, kw, 1, 1)[0]);
-        StarlarkString s = recv(fn);
-        return endsWith(s.bytes(), p.bytes(), 0, s.len()) ? s.slice(0, s.len() - p.len(), 1) : s;
-      };
+      case "removeprefix" ->
+          (t, fn, a, kw) -> {
+            StarlarkString p =
+                Args.string("removeprefix", 1, Args.positional("removeprefix", a, kw, 1, 1)[0]);
+            StarlarkString s = recv(fn);
+            return startsWith(s.bytes(), p.bytes(), 0, s.len()) ? s.slice(p.len(), s.len(), 1) : s;
+          };
+      case "removesuffix" ->
+          (t, fn, a, kw) -> {
+            StarlarkString p =
+                Args.string("removesuffix", 1, Args.positional("removesuffix", a, kw, 1, 1)[0]);
+            StarlarkString s = recv(fn);
+            return endsWith(s.bytes(), p.bytes(), 0, s.len())
+                ? s.slice(0, s.len() - p.len(), 1)
+                : s;
+          };
       case "replace" -> StringMethods::replace;
       case "split" -> (t, fn, a, kw) -> split(t, fn, a, kw, false);
       case "rsplit" -> (t, fn, a, kw) -> split(t, fn, a, kw, true);
@@ -94,13 +144,13 @@ final class StringMethods {
     };
   }
 
-
   private static StarlarkString recv(Builtin fn) {
     return (StarlarkString) fn.receiver();
   }
 
   private static Value iterable(
-      Builtin fn, Value[] a, List<Map.Entry<String, Value>> kw, StringIterable.Kind kind) throws EvalException {
+      Builtin fn, Value[] a, List<Map.Entry<String, Value>> kw, StringIterable.Kind kind)
+      throws EvalException {
     Args.positional(fn.name(), a, kw, 0, 0);
     return StringIterable.of(recv(fn), kind);
   }
@@ -153,7 +203,9 @@ final class StringMethods {
     return -1;
   }
 
-  /** Knuth-Morris-Pratt: the first (or last) occurrence of {@code needle} in {@code hay[from:to]}. */
+  /**
+   * Knuth-Morris-Pratt: the first (or last) occurrence of {@code needle} in {@code hay[from:to]}.
+   */
   private static int kmp(byte[] hay, byte[] needle, int from, int to, boolean first) {
     int n = needle.length;
     int[] fail = new int[n];
@@ -228,7 +280,8 @@ final class StringMethods {
 
   // ---------------------------------------------------------------- methods
 
-  private static Value count(StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
+  private static Value count(
+      StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
       throws EvalException {
     Value[] a = Args.positional("count", args, kw, 1, 3);
     byte[] sub = Args.string("count", 1, a[0]).bytes();
@@ -241,7 +294,9 @@ final class StringMethods {
       return StarlarkInt.of(Utf8.runeCount(s.bytes(), start, end) + 1);
     }
     int n = 0;
-    for (int i = indexOf(s.bytes(), sub, start, end); i >= 0; i = indexOf(s.bytes(), sub, i + sub.length, end)) {
+    for (int i = indexOf(s.bytes(), sub, start, end);
+        i >= 0;
+        i = indexOf(s.bytes(), sub, i + sub.length, end)) {
       n++;
     }
     return StarlarkInt.of(n);
@@ -260,22 +315,33 @@ final class StringMethods {
     if (x instanceof Tuple tup) {
       for (int i = 0; i < tup.len(); i++) {
         if (!(tup.get(i) instanceof StarlarkString p)) {
-          throw new EvalException(name + ": want string, got " + tup.get(i).type() + ", for element " + i);
+          throw new EvalException(
+              name + ": want string, got " + tup.get(i).type() + ", for element " + i);
         }
-        if (starts ? startsWith(s.bytes(), p.bytes(), start, end) : endsWith(s.bytes(), p.bytes(), start, end)) {
+        if (starts
+            ? startsWith(s.bytes(), p.bytes(), start, end)
+            : endsWith(s.bytes(), p.bytes(), start, end)) {
           return Bool.TRUE;
         }
       }
       return Bool.FALSE;
     }
     if (x instanceof StarlarkString p) {
-      return Bool.of(starts ? startsWith(s.bytes(), p.bytes(), start, end) : endsWith(s.bytes(), p.bytes(), start, end));
+      return Bool.of(
+          starts
+              ? startsWith(s.bytes(), p.bytes(), start, end)
+              : endsWith(s.bytes(), p.bytes(), start, end));
     }
     throw new EvalException(name + ": got " + x.type() + ", want string or tuple of string");
   }
 
   private static Value find(
-      StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw, boolean allowMissing, boolean last)
+      StarlarkThread t,
+      Builtin fn,
+      Value[] args,
+      List<Map.Entry<String, Value>> kw,
+      boolean allowMissing,
+      boolean last)
       throws EvalException {
     String name = fn.name();
     Value[] a = Args.positional(name, args, kw, 1, 3);
@@ -299,7 +365,8 @@ final class StringMethods {
     boolean test(int r);
   }
 
-  private static Value all(Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw, RunePredicate p)
+  private static Value all(
+      Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw, RunePredicate p)
       throws EvalException {
     Args.positional(fn.name(), args, kw, 0, 0);
     byte[] b = recv(fn).bytes();
@@ -337,8 +404,11 @@ final class StringMethods {
     return false;
   }
 
-  /** A cased string equal to its own title() (so "ǅenan" is a title but "Ǆenan" is not, as in Go). */
-  private static Value istitle(StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
+  /**
+   * A cased string equal to its own title() (so "ǅenan" is a title but "Ǆenan" is not, as in Go).
+   */
+  private static Value istitle(
+      StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
       throws EvalException {
     Args.positional("istitle", args, kw, 0, 0);
     StarlarkString s = recv(fn);
@@ -346,21 +416,18 @@ final class StringMethods {
   }
 
   /** strings.ToLower / strings.ToUpper (rune-wise, invalid bytes become U+FFFD). */
-  private static StarlarkString mapCase(StarlarkThread t, StarlarkString s, boolean upper) throws EvalException {
+  private static StarlarkString mapCase(StarlarkThread t, StarlarkString s, boolean upper)
+      throws EvalException {
     byte[] b = s.bytes();
     t.addByteSteps(b.length);
-    boolean ascii = true;
-    for (byte x : b) {
-      if (x < 0) {
-        ascii = false;
-        break;
-      }
-    }
-    if (ascii) {
+    if (Utf8.isAscii(b)) {
       byte[] out = null;
       for (int i = 0; i < b.length; i++) {
         byte c = b[i];
-        byte m = upper ? (c >= 'a' && c <= 'z' ? (byte) (c - 32) : c) : (c >= 'A' && c <= 'Z' ? (byte) (c + 32) : c);
+        byte m =
+            upper
+                ? (c >= 'a' && c <= 'z' ? (byte) (c - 32) : c)
+                : (c >= 'A' && c <= 'Z' ? (byte) (c + 32) : c);
         if (m != c) {
           if (out == null) {
             out = b.clone();
@@ -404,7 +471,8 @@ final class StringMethods {
     return StarlarkString.ofBytes(out.toByteArray());
   }
 
-  private static Value join(StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
+  private static Value join(
+      StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
       throws EvalException {
     Value x = Args.positional("join", args, kw, 1, 1)[0];
     Iterable it = Args.iterable("join", 1, x);
@@ -429,7 +497,12 @@ final class StringMethods {
   }
 
   private static Value strip(
-      StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw, boolean left, boolean right)
+      StarlarkThread t,
+      Builtin fn,
+      Value[] args,
+      List<Map.Entry<String, Value>> kw,
+      boolean left,
+      boolean right)
       throws EvalException {
     String name = fn.name();
     Value cv = Args.positional(name, args, kw, 0, 1)[0];
@@ -497,7 +570,8 @@ final class StringMethods {
     return false;
   }
 
-  private static Value partition(Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw, boolean last)
+  private static Value partition(
+      Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw, boolean last)
       throws EvalException {
     String name = fn.name();
     StarlarkString sep = Args.string(name, 1, Args.positional(name, args, kw, 1, 1)[0]);
@@ -505,7 +579,10 @@ final class StringMethods {
       throw new EvalException(name + ": empty separator");
     }
     StarlarkString s = recv(fn);
-    int i = last ? lastIndexOf(s.bytes(), sep.bytes(), 0, s.len()) : indexOf(s.bytes(), sep.bytes(), 0, s.len());
+    int i =
+        last
+            ? lastIndexOf(s.bytes(), sep.bytes(), 0, s.len())
+            : indexOf(s.bytes(), sep.bytes(), 0, s.len());
     if (i < 0) {
       return last
           ? Tuple.wrap(new Value[] {StarlarkString.EMPTY, StarlarkString.EMPTY, s})
@@ -514,7 +591,8 @@ final class StringMethods {
     return Tuple.wrap(new Value[] {s.slice(0, i, 1), sep, s.slice(i + sep.len(), s.len(), 1)});
   }
 
-  private static Value replace(StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
+  private static Value replace(
+      StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
       throws EvalException {
     Value[] a = Args.positional("replace", args, kw, 2, 3);
     byte[] old = Args.string("replace", 1, a[0]).bytes();
@@ -679,7 +757,8 @@ final class StringMethods {
     Collections.reverse(res);
   }
 
-  private static Value splitlines(StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
+  private static Value splitlines(
+      StarlarkThread t, Builtin fn, Value[] args, List<Map.Entry<String, Value>> kw)
       throws EvalException {
     Value k = Args.positional("splitlines", args, kw, 0, 1)[0];
     boolean keepends = k != null && Args.bool("splitlines", 1, k);

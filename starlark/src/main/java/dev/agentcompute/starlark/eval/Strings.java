@@ -1,7 +1,6 @@
 package dev.agentcompute.starlark.eval;
 
 import java.io.ByteArrayOutputStream;
-import java.math.BigInteger;
 
 /** Conversions between text and numbers with starlark-go's rules. */
 final class Strings {
@@ -70,7 +69,7 @@ final class Strings {
   }
 
   /** Go's parseInt for int(string, base): sign, optional matching prefix; null if invalid. */
-  static StarlarkInt parseInt(String s, int base) {
+  static StarlarkInt parseInt(StarlarkThread thread, String s, int base) throws EvalException {
     boolean neg = false;
     if (!s.isEmpty()) {
       if (s.charAt(0) == '+') {
@@ -126,12 +125,6 @@ final class Strings {
         return null;
       }
     }
-    StarlarkInt r;
-    if (s.length() <= 12) {
-      r = StarlarkInt.of(Long.parseLong(s, base));
-    } else {
-      r = StarlarkInt.of(new BigInteger(s, base));
-    }
-    return neg ? r.negate() : r;
+    return StarlarkInt.parse(thread, neg ? "-" + s : s, base);
   }
 }

@@ -95,13 +95,11 @@ public final class Tuple implements Sequence, Sliceable, Comparable, Printer.Nes
     if (hashed) {
       return hash;
     }
-    // Same algorithm as starlark-go (and Python).
-    int x = 0x345678;
-    int mult = 1000003;
+    // Not starlark-go's (Python's) combination, which is linear over the elements' hashes: with
+    // bools or None, whose hashes are fixed, colliding tuples could be solved for.
+    int x = Hashing.tupleStart(elems.length);
     for (Value e : elems) {
-      int y = e.hash();
-      x = x ^ (y * mult);
-      mult += 82520 + elems.length + elems.length;
+      x = Hashing.combine(x, e.hash());
     }
     hash = x;
     hashed = true;
@@ -149,8 +147,8 @@ public final class Tuple implements Sequence, Sliceable, Comparable, Printer.Nes
   }
 
   @Override
-  public boolean compareSameType(Token op, Value y, int depth) throws EvalException {
-    return Operators.sliceCompare(op, Arrays.asList(elems), Arrays.asList(((Tuple) y).elems), depth);
+  public boolean compareSameType(Token op, Value y, Comparison cmp) throws EvalException {
+    return cmp.elements(op, Arrays.asList(elems), Arrays.asList(((Tuple) y).elems));
   }
 
   @Override

@@ -1,6 +1,9 @@
 package dev.agentcompute.starlark.eval;
 
-/** UTF-8 decoding and encoding with Go's {@code unicode/utf8} rules (invalid byte -> U+FFFD, width 1). */
+/**
+ * UTF-8 decoding and encoding with Go's {@code unicode/utf8} rules (invalid byte -> U+FFFD, width
+ * 1).
+ */
 final class Utf8 {
   static final int RUNE_ERROR = 0xFFFD;
 
@@ -84,6 +87,16 @@ final class Utf8 {
   }
 
   /** Number of runes (Go's utf8.RuneCount). */
+  /** True if every byte is ASCII (so bytes and UTF-16 units correspond one to one). */
+  static boolean isAscii(byte[] b) {
+    for (byte x : b) {
+      if (x < 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   static int runeCount(byte[] b, int start, int end) {
     int n = 0;
     for (int i = start; i < end; ) {
@@ -99,15 +112,28 @@ final class Utf8 {
       return r >= 0x20 && r < 0x7F;
     }
     switch (Character.getType(r)) {
-      case Character.UPPERCASE_LETTER, Character.LOWERCASE_LETTER, Character.TITLECASE_LETTER,
-          Character.MODIFIER_LETTER, Character.OTHER_LETTER, Character.NON_SPACING_MARK,
-          Character.ENCLOSING_MARK, Character.COMBINING_SPACING_MARK,
-          Character.DECIMAL_DIGIT_NUMBER, Character.LETTER_NUMBER, Character.OTHER_NUMBER,
-          Character.CONNECTOR_PUNCTUATION, Character.DASH_PUNCTUATION,
-          Character.START_PUNCTUATION, Character.END_PUNCTUATION,
-          Character.INITIAL_QUOTE_PUNCTUATION, Character.FINAL_QUOTE_PUNCTUATION,
-          Character.OTHER_PUNCTUATION, Character.MATH_SYMBOL, Character.CURRENCY_SYMBOL,
-          Character.MODIFIER_SYMBOL, Character.OTHER_SYMBOL -> {
+      case Character.UPPERCASE_LETTER,
+          Character.LOWERCASE_LETTER,
+          Character.TITLECASE_LETTER,
+          Character.MODIFIER_LETTER,
+          Character.OTHER_LETTER,
+          Character.NON_SPACING_MARK,
+          Character.ENCLOSING_MARK,
+          Character.COMBINING_SPACING_MARK,
+          Character.DECIMAL_DIGIT_NUMBER,
+          Character.LETTER_NUMBER,
+          Character.OTHER_NUMBER,
+          Character.CONNECTOR_PUNCTUATION,
+          Character.DASH_PUNCTUATION,
+          Character.START_PUNCTUATION,
+          Character.END_PUNCTUATION,
+          Character.INITIAL_QUOTE_PUNCTUATION,
+          Character.FINAL_QUOTE_PUNCTUATION,
+          Character.OTHER_PUNCTUATION,
+          Character.MATH_SYMBOL,
+          Character.CURRENCY_SYMBOL,
+          Character.MODIFIER_SYMBOL,
+          Character.OTHER_SYMBOL -> {
         return true;
       }
       default -> {

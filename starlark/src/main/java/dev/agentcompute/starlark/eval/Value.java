@@ -1,15 +1,17 @@
 package dev.agentcompute.starlark.eval;
 
 /**
- * A Starlark value. Types implement only the small capability interfaces they support
- * ({@link Iterable}, {@link Indexable}, {@link Mapping}, {@link HasAttrs}, ...), and the evaluator
- * and {@link Operators} ask by interface, as starlark-go does.
+ * A Starlark value. Types implement only the small capability interfaces they support ({@link
+ * Iterable}, {@link Indexable}, {@link Mapping}, {@link HasAttrs}, ...), and the evaluator and
+ * {@link Operators} ask by interface, as starlark-go does.
  */
 public interface Value {
   /** The name {@code type(x)} reports, e.g. {@code "int"} or {@code "string"}. */
   String type();
 
-  /** The truth value used by {@code if}, {@code and}, {@code or}, {@code not} and {@code bool(x)}. */
+  /**
+   * The truth value used by {@code if}, {@code and}, {@code or}, {@code not} and {@code bool(x)}.
+   */
   boolean truth();
 
   /** The hash used by dicts and sets; unhashable values fail with {@code unhashable type: T}. */

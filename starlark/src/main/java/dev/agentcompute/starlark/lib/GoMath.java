@@ -1,6 +1,9 @@
 package dev.agentcompute.starlark.lib;
 
-/** Go's math functions where Java's differ or are missing (Round, Gamma, Pow special cases, hyperbolics). */
+/**
+ * Go's math functions where Java's differ or are missing (Round, Gamma, Pow special cases,
+ * hyperbolics).
+ */
 final class GoMath {
   private GoMath() {}
 
@@ -102,8 +105,11 @@ final class GoMath {
     7.14304917030273074085e-02, 1.00000000000000000320e+00,
   };
   private static final double[] GAM_S = {
-    7.87311395793093628397e-04, -2.29549961613378126380e-04, -2.68132617805781232825e-03,
-    3.47222221605458667310e-03, 8.33333333333482257126e-02,
+    7.87311395793093628397e-04,
+    -2.29549961613378126380e-04,
+    -2.68132617805781232825e-03,
+    3.47222221605458667310e-03,
+    8.33333333333482257126e-02,
   };
 
   private static double[] stirling(double x) {
@@ -129,7 +135,9 @@ final class GoMath {
   /** Go's math.Gamma (Cephes). */
   static double gamma(double x) {
     final double euler = 0.57721566490153286060651209008240243104215933593992;
-    if ((x < 0 && x == Math.rint(x) && !Double.isInfinite(x)) || x == Double.NEGATIVE_INFINITY || Double.isNaN(x)) {
+    if ((x < 0 && x == Math.rint(x) && !Double.isInfinite(x))
+        || x == Double.NEGATIVE_INFINITY
+        || Double.isNaN(x)) {
       return Double.NaN;
     }
     if (x == Double.POSITIVE_INFINITY) {
@@ -192,9 +200,18 @@ final class GoMath {
       return z;
     }
     x = x - 2;
-    p = (((((x * GAM_P[0] + GAM_P[1]) * x + GAM_P[2]) * x + GAM_P[3]) * x + GAM_P[4]) * x + GAM_P[5]) * x + GAM_P[6];
-    q = ((((((x * GAM_Q[0] + GAM_Q[1]) * x + GAM_Q[2]) * x + GAM_Q[3]) * x + GAM_Q[4]) * x + GAM_Q[5]) * x
-        + GAM_Q[6]) * x + GAM_Q[7];
+    p =
+        (((((x * GAM_P[0] + GAM_P[1]) * x + GAM_P[2]) * x + GAM_P[3]) * x + GAM_P[4]) * x
+                    + GAM_P[5])
+                * x
+            + GAM_P[6];
+    q =
+        ((((((x * GAM_Q[0] + GAM_Q[1]) * x + GAM_Q[2]) * x + GAM_Q[3]) * x + GAM_Q[4]) * x
+                            + GAM_Q[5])
+                        * x
+                    + GAM_Q[6])
+                * x
+            + GAM_Q[7];
     return z * p / q;
   }
 

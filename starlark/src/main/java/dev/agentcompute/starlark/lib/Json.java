@@ -18,6 +18,18 @@ import java.util.Map;
 public final class Json {
   private Json() {}
 
+  // As eval.Preload: a class first initialised deep in a recursion can fail to initialise and
+  // stay unusable for the life of the JVM.
+  static {
+    for (Class<?> c : new Class<?>[] {JsonEncoder.class, JsonDecoder.class, JsonIndent.class}) {
+      try {
+        Class.forName(c.getName(), true, c.getClassLoader());
+      } catch (ClassNotFoundException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+  }
+
   /** CodeMode's json module: decode, encode, indent. */
   public static Module codeModeModule() {
     return module(false);
@@ -54,7 +66,8 @@ public final class Json {
     }
 
     @Override
-    public Value call(StarlarkThread t, Builtin fn, Value[] a, java.util.List<Map.Entry<String, Value>> kw)
+    public Value call(
+        StarlarkThread t, Builtin fn, Value[] a, java.util.List<Map.Entry<String, Value>> kw)
         throws EvalException {
       return switch (this) {
         case DECODE -> decode(t, fn, a, kw);
@@ -65,14 +78,16 @@ public final class Json {
     }
   }
 
-  private static Value encode(StarlarkThread t, Builtin fn, Value[] args, java.util.List<Map.Entry<String, Value>> kw)
+  private static Value encode(
+      StarlarkThread t, Builtin fn, Value[] args, java.util.List<Map.Entry<String, Value>> kw)
       throws EvalException {
     Value x = Args.positional(fn.name(), args, kw, 1, 1)[0];
     return StarlarkString.of(JsonEncoder.encode(t, fn.name(), x));
   }
 
   private static Value encodeIndent(
-      StarlarkThread t, Builtin fn, Value[] args, java.util.List<Map.Entry<String, Value>> kw) throws EvalException {
+      StarlarkThread t, Builtin fn, Value[] args, java.util.List<Map.Entry<String, Value>> kw)
+      throws EvalException {
     Value[] opts = Args.unpack(fn.name(), new Value[0], kw, "prefix?", "indent?");
     String prefix = opts[0] == null ? "" : Args.string(fn.name(), "prefix", opts[0]).value();
     String indent = opts[1] == null ? "\t" : Args.string(fn.name(), "indent", opts[1]).value();
@@ -81,16 +96,19 @@ public final class Json {
     return StarlarkString.of(JsonIndent.indent(t, fn.name(), compact, prefix, indent));
   }
 
-  private static Value indent(StarlarkThread t, Builtin fn, Value[] args, java.util.List<Map.Entry<String, Value>> kw)
+  private static Value indent(
+      StarlarkThread t, Builtin fn, Value[] args, java.util.List<Map.Entry<String, Value>> kw)
       throws EvalException {
     Value[] opts = Args.unpack(fn.name(), new Value[0], kw, "prefix?", "indent?");
     String prefix = opts[0] == null ? "" : Args.string(fn.name(), "prefix", opts[0]).value();
     String indent = opts[1] == null ? "\t" : Args.string(fn.name(), "indent", opts[1]).value();
-    StarlarkString s = Args.string(fn.name(), 1, Args.positional(fn.name(), args, java.util.List.of(), 1, 1)[0]);
+    StarlarkString s =
+        Args.string(fn.name(), 1, Args.positional(fn.name(), args, java.util.List.of(), 1, 1)[0]);
     return StarlarkString.of(JsonIndent.indent(t, fn.name(), s.value(), prefix, indent));
   }
 
-  private static Value decode(StarlarkThread t, Builtin fn, Value[] args, java.util.List<Map.Entry<String, Value>> kw)
+  private static Value decode(
+      StarlarkThread t, Builtin fn, Value[] args, java.util.List<Map.Entry<String, Value>> kw)
       throws EvalException {
     Value[] a = Args.unpack(fn.name(), args, kw, "x", "default?");
     if (args.length < 1) {

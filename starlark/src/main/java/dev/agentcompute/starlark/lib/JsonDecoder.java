@@ -12,14 +12,14 @@ import dev.agentcompute.starlark.eval.StarlarkString;
 import dev.agentcompute.starlark.eval.StarlarkThread;
 import dev.agentcompute.starlark.eval.Value;
 import java.io.ByteArrayOutputStream;
-import java.math.BigInteger;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 
 /**
  * json.decode, following starlark-go's decoder (messages and offsets), but iterative rather than
- * recursive: nesting is bounded by {@link #MAX_DEPTH} with a budget error ({@link DepthLimitException})
- * instead of exhausting the Java stack, and work is charged to the thread's budgets.
+ * recursive: nesting is bounded by {@link #MAX_DEPTH} with a budget error ({@link
+ * DepthLimitException}) instead of exhausting the Java stack, and work is charged to the thread's
+ * budgets.
  */
 final class JsonDecoder {
   /** Deepest array/object nesting accepted (values nested deeper cannot be printed safely). */
@@ -178,7 +178,8 @@ final class JsonDecoder {
   private void push(ArrayDeque<Frame> stack, Frame f) throws DepthLimitException {
     if (stack.size() >= MAX_DEPTH) {
       // A budget, not invalid JSON (starlark-go decodes any depth): default= does not replace it.
-      throw new DepthLimitException("json.decode: at offset " + (i - 1) + ", nesting depth exceeds " + MAX_DEPTH);
+      throw new DepthLimitException(
+          "json.decode: at offset " + (i - 1) + ", nesting depth exceeds " + MAX_DEPTH);
     }
     stack.push(f);
   }
@@ -254,7 +255,7 @@ final class JsonDecoder {
             }
             return StarlarkInt.of(d0 > start ? -v : v);
           }
-          return StarlarkInt.of(new BigInteger(ascii(start, j)));
+          return StarlarkInt.parse(thread, ascii(start, j), 10);
         }
     }
     throw fail("unexpected character " + quoteRune(b & 0xFF));
@@ -383,7 +384,9 @@ final class JsonDecoder {
             }
             writeRune(out, r);
           }
-          default -> throw fail("invalid escape sequence `\\" + new String(Character.toChars(e)) + "` in string");
+          default ->
+              throw fail(
+                  "invalid escape sequence `\\" + new String(Character.toChars(e)) + "` in string");
         }
       } else if (c < 0x20) {
         throw fail("invalid character " + quoteRune(c) + " in string literal");
@@ -391,12 +394,20 @@ final class JsonDecoder {
         out.write(c);
         k++;
       } else {
-        String rest = new String(s, k, Math.min(4, to - k), java.nio.charset.StandardCharsets.UTF_8);
+        String rest =
+            new String(s, k, Math.min(4, to - k), java.nio.charset.StandardCharsets.UTF_8);
         int r = rest.codePointAt(0);
-        byte[] enc = new String(Character.toChars(r)).getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        boolean valid = r != 0xFFFD || (to - k >= 3 && (s[k] & 0xFF) == 0xEF && (s[k + 1] & 0xFF) == 0xBF
-            && (s[k + 2] & 0xFF) == 0xBD);
-        if (valid && enc.length <= to - k && java.util.Arrays.equals(enc, 0, enc.length, s, k, k + enc.length)) {
+        byte[] enc =
+            new String(Character.toChars(r)).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        boolean valid =
+            r != 0xFFFD
+                || (to - k >= 3
+                    && (s[k] & 0xFF) == 0xEF
+                    && (s[k + 1] & 0xFF) == 0xBF
+                    && (s[k + 2] & 0xFF) == 0xBD);
+        if (valid
+            && enc.length <= to - k
+            && java.util.Arrays.equals(enc, 0, enc.length, s, k, k + enc.length)) {
           out.write(enc, 0, enc.length);
           k += enc.length;
         } else {

@@ -12,6 +12,7 @@ import dev.agentcompute.starlark.eval.StarlarkInt;
 import dev.agentcompute.starlark.eval.StarlarkString;
 import dev.agentcompute.starlark.eval.StarlarkThread;
 import dev.agentcompute.starlark.eval.Value;
+import dev.agentcompute.starlark.eval.VisitPath;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -19,7 +20,9 @@ import java.util.Map;
 
 /** json.encode: compact JSON with sorted dict keys, as starlark-go's lib/json writes it. */
 final class JsonEncoder {
-  /** Orders string-keyed entries by key bytes (a class, not a lambda: no bootstrap in a cold JVM). */
+  /**
+   * Orders string-keyed entries by key bytes (a class, not a lambda: no bootstrap in a cold JVM).
+   */
   private static final class ByKey implements java.util.Comparator<Map.Entry<Value, Value>> {
     @Override
     public int compare(Map.Entry<Value, Value> a, Map.Entry<Value, Value> b) {
@@ -31,7 +34,7 @@ final class JsonEncoder {
 
   private final StarlarkThread thread;
   private final StringBuilder out = new StringBuilder();
-  private final ArrayList<Value> path = new ArrayList<>();
+  private final VisitPath path = new VisitPath();
   private long charged;
 
   private JsonEncoder(StarlarkThread thread) {
@@ -73,19 +76,16 @@ final class JsonEncoder {
     }
     boolean container = x instanceof Iterable || x instanceof HasAttrs;
     if (container && !(x instanceof StarlarkString)) {
-      for (Value p : path) {
-        if (p == x) {
-          throw new EvalException("cycle in JSON structure");
-        }
+      if (!path.enter(x)) {
+        throw new EvalException("cycle in JSON structure");
       }
-      path.add(x);
-    }
-    try {
+      try {
+        emitValue(x);
+      } finally {
+        path.leave();
+      }
+    } else {
       emitValue(x);
-    } finally {
-      if (container && !(x instanceof StarlarkString)) {
-        path.remove(path.size() - 1);
-      }
     }
   }
 
@@ -95,7 +95,7 @@ final class JsonEncoder {
     } else if (x instanceof Bool b) {
       out.append(b.value() ? "true" : "false");
     } else if (x instanceof StarlarkInt i) {
-      out.append(i);
+      out.append(i.toString(thread, 10));
     } else if (x instanceof StarlarkFloat f) {
       if (!Double.isFinite(f.value())) {
         throw new EvalException("cannot encode non-finite float " + f);
@@ -158,7 +158,8 @@ final class JsonEncoder {
         } catch (dev.agentcompute.starlark.eval.BudgetException b) {
           throw b;
         } catch (EvalException e) {
-          throw new EvalException("cannot access attribute " + x.type() + "." + name + ": " + e.getMessage());
+          throw new EvalException(
+              "cannot access attribute " + x.type() + "." + name + ": " + e.getMessage());
         }
         if (v == null) {
           continue;
@@ -228,8 +229,12 @@ final class JsonEncoder {
           if (c < 0x20) {
             sb.append("\\u00").append(hex.charAt(c >> 4)).append(hex.charAt(c & 0xF));
           } else if (Character.isSurrogate(c)
-              && !(Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1)))
-              && !(Character.isLowSurrogate(c) && i > 0 && Character.isHighSurrogate(s.charAt(i - 1)))) {
+              && !(Character.isHighSurrogate(c)
+                  && i + 1 < s.length()
+                  && Character.isLowSurrogate(s.charAt(i + 1)))
+              && !(Character.isLowSurrogate(c)
+                  && i > 0
+                  && Character.isHighSurrogate(s.charAt(i - 1)))) {
             sb.append('\ufffd');
           } else {
             sb.append(c);

@@ -8,7 +8,8 @@ import java.nio.charset.StandardCharsets;
 final class JsonIndent {
   private JsonIndent() {}
 
-  static String indent(StarlarkThread thread, String fnName, String src, String prefix, String indent)
+  static String indent(
+      StarlarkThread thread, String fnName, String src, String prefix, String indent)
       throws EvalException {
     byte[] s = src.getBytes(StandardCharsets.UTF_8);
     if (thread != null) {
@@ -19,13 +20,17 @@ final class JsonIndent {
     } catch (JsonDecoder.Failure f) {
       String msg;
       int off = f.offset;
-      while (off < s.length && (s[off] == ' ' || s[off] == '\t' || s[off] == '\n' || s[off] == '\r')) {
+      while (off < s.length
+          && (s[off] == ' ' || s[off] == '\t' || s[off] == '\n' || s[off] == '\r')) {
         off++;
       }
       if (off >= s.length) {
         msg = "unexpected end of JSON input";
       } else {
-        msg = "invalid character " + JsonDecoder.quoteRune(s[off] & 0xFF) + " looking for beginning of value";
+        msg =
+            "invalid character "
+                + JsonDecoder.quoteRune(s[off] & 0xFF)
+                + " looking for beginning of value";
       }
       throw new EvalException(fnName + ": " + msg);
     }

@@ -16,6 +16,18 @@ import java.util.Map;
 public final class MathModule {
   private MathModule() {}
 
+  // As eval.Preload: a class first initialised deep in a recursion can fail to initialise and
+  // stay unusable for the life of the JVM.
+  static {
+    for (Class<?> c : new Class<?>[] {GoMath.class}) {
+      try {
+        Class.forName(c.getName(), true, c.getClassLoader());
+      } catch (ClassNotFoundException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+  }
+
   /** A new frozen {@code math} module. */
   public static Module module() {
     Map<String, Value> m = new LinkedHashMap<>();
@@ -29,7 +41,9 @@ public final class MathModule {
     return module;
   }
 
-  /** The functions, dispatched by constant (one class rather than a lambda each: cheap start-up). */
+  /**
+   * The functions, dispatched by constant (one class rather than a lambda each: cheap start-up).
+   */
   private enum Fn implements Builtin.Impl {
     CEIL("ceil", 0),
     FLOOR("floor", 0),
@@ -61,6 +75,7 @@ public final class MathModule {
     LOG("log", 0);
 
     final String starlarkName;
+
     /** Number of float-or-int arguments of a plain numeric function (0: special argument rules). */
     final int arity;
 
@@ -78,15 +93,16 @@ public final class MathModule {
           return ceilFloor(name, a, kw, true);
         case FLOOR:
           return ceilFloor(name, a, kw, false);
-        case LOG: {
-          Value[] p = Args.positional(name, a, kw, 1, 2);
-          double x = Args.number(name, 1, p[0]);
-          double base = p[1] == null ? Math.E : Args.number(name, 2, p[1]);
-          if (base == 1) {
-            throw new EvalException("division by zero");
+        case LOG:
+          {
+            Value[] p = Args.positional(name, a, kw, 1, 2);
+            double x = Args.number(name, 1, p[0]);
+            double base = p[1] == null ? Math.E : Args.number(name, 2, p[1]);
+            if (base == 1) {
+              throw new EvalException("division by zero");
+            }
+            return StarlarkFloat.of(StrictMath.log(x) / StrictMath.log(base));
           }
-          return StarlarkFloat.of(StrictMath.log(x) / StrictMath.log(base));
-        }
         default:
           break;
       }
@@ -94,40 +110,43 @@ public final class MathModule {
       double x = Args.number(name, 1, p[0]);
       if (arity == 2) {
         double y = Args.number(name, 2, p[1]);
-        return StarlarkFloat.of(switch (this) {
-          case COPYSIGN -> Math.copySign(x, y);
-          case MOD -> x % y; // Go's math.Mod is C fmod, as Java's %
-          case POW -> GoMath.pow(x, y);
-          case REMAINDER -> Math.IEEEremainder(x, y);
-          case ATAN2 -> StrictMath.atan2(x, y);
-          default -> StrictMath.hypot(x, y);
-        });
+        return StarlarkFloat.of(
+            switch (this) {
+              case COPYSIGN -> Math.copySign(x, y);
+              case MOD -> x % y; // Go's math.Mod is C fmod, as Java's %
+              case POW -> GoMath.pow(x, y);
+              case REMAINDER -> Math.IEEEremainder(x, y);
+              case ATAN2 -> StrictMath.atan2(x, y);
+              default -> StrictMath.hypot(x, y);
+            });
       }
-      return StarlarkFloat.of(switch (this) {
-        case FABS -> Math.abs(x);
-        case ROUND -> GoMath.round(x);
-        case EXP -> StrictMath.exp(x);
-        case SQRT -> Math.sqrt(x);
-        case ACOS -> StrictMath.acos(x);
-        case ASIN -> StrictMath.asin(x);
-        case ATAN -> StrictMath.atan(x);
-        case COS -> StrictMath.cos(x);
-        case SIN -> StrictMath.sin(x);
-        case TAN -> StrictMath.tan(x);
-        case DEGREES -> x * (180 / Math.PI);
-        case RADIANS -> x * (Math.PI / 180);
-        case ACOSH -> GoMath.acosh(x);
-        case ASINH -> GoMath.asinh(x);
-        case ATANH -> GoMath.atanh(x);
-        case COSH -> StrictMath.cosh(x);
-        case SINH -> StrictMath.sinh(x);
-        case TANH -> StrictMath.tanh(x);
-        default -> GoMath.gamma(x);
-      });
+      return StarlarkFloat.of(
+          switch (this) {
+            case FABS -> Math.abs(x);
+            case ROUND -> GoMath.round(x);
+            case EXP -> StrictMath.exp(x);
+            case SQRT -> Math.sqrt(x);
+            case ACOS -> StrictMath.acos(x);
+            case ASIN -> StrictMath.asin(x);
+            case ATAN -> StrictMath.atan(x);
+            case COS -> StrictMath.cos(x);
+            case SIN -> StrictMath.sin(x);
+            case TAN -> StrictMath.tan(x);
+            case DEGREES -> x * (180 / Math.PI);
+            case RADIANS -> x * (Math.PI / 180);
+            case ACOSH -> GoMath.acosh(x);
+            case ASINH -> GoMath.asinh(x);
+            case ATANH -> GoMath.atanh(x);
+            case COSH -> StrictMath.cosh(x);
+            case SINH -> StrictMath.sinh(x);
+            case TANH -> StrictMath.tanh(x);
+            default -> GoMath.gamma(x);
+          });
     }
   }
 
-  private static Value ceilFloor(String name, Value[] a, List<Map.Entry<String, Value>> kw, boolean ceil)
+  private static Value ceilFloor(
+      String name, Value[] a, List<Map.Entry<String, Value>> kw, boolean ceil)
       throws EvalException {
     Value x = Args.positional(name, a, kw, 1, 1)[0];
     if (x instanceof StarlarkInt) {

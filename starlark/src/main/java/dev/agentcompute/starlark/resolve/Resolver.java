@@ -53,8 +53,11 @@ public final class Resolver {
   private int loops;
   private final List<SyntaxError.Item> errors = new ArrayList<>();
 
-  private Resolver(FileNode fileNode, Dialect dialect, Predicate<String> isPredeclared,
-                   Predicate<String> isUniversal) {
+  private Resolver(
+      FileNode fileNode,
+      Dialect dialect,
+      Predicate<String> isPredeclared,
+      Predicate<String> isUniversal) {
     this.fileNode = fileNode;
     this.dialect = dialect;
     this.isPredeclared = isPredeclared;
@@ -70,8 +73,12 @@ public final class Resolver {
    * @param isUniversal names of the Universe (builtins)
    * @throws SyntaxError listing every resolve error
    */
-  public static void resolve(FileNode fileNode, Dialect dialect, Predicate<String> isPredeclared,
-                             Predicate<String> isUniversal) throws SyntaxError {
+  public static void resolve(
+      FileNode fileNode,
+      Dialect dialect,
+      Predicate<String> isPredeclared,
+      Predicate<String> isUniversal)
+      throws SyntaxError {
     Resolver r = new Resolver(fileNode, dialect, isPredeclared, isUniversal);
     r.stmts(fileNode.stmts);
     r.resolveLocalUses(r.file);
@@ -118,7 +125,8 @@ public final class Resolver {
         }
       }
       if (ok && !dialect.globalReassign()) {
-        errorf(id.pos, "cannot reassign " + b.scope + " " + id.name + " declared at " + b.first.pos);
+        errorf(
+            id.pos, "cannot reassign " + b.scope + " " + id.name + " declared at " + b.first.pos);
       }
       id.binding = b;
       return ok;
@@ -171,7 +179,8 @@ public final class Resolver {
     } else {
       b = new Binding(Scope.UNDEFINED, 0, null);
       String hint = spellcheck(u);
-      errorf(id.pos, "undefined: " + id.name + (hint != null ? " (did you mean " + hint + "?)" : ""));
+      errorf(
+          id.pos, "undefined: " + id.name + (hint != null ? " (did you mean " + hint + "?)" : ""));
     }
     id.binding = b;
     return b;
@@ -377,15 +386,15 @@ public final class Resolver {
         }
       }
       case Expr.K_PAREN_EXPR -> assign(((Expr.ParenExpr) lhs).x, isAugmented);
-      default -> errorf(lhs.start(), "can't assign to " + lhs.getClass().getSimpleName().toLowerCase());
+      default ->
+          errorf(lhs.start(), "can't assign to " + lhs.getClass().getSimpleName().toLowerCase());
     }
   }
 
   private void expr(Expr e) {
     switch (e.kind) {
       case Expr.K_IDENT -> use((Ident) e);
-      case Expr.K_LITERAL -> {
-      }
+      case Expr.K_LITERAL -> {}
       case Expr.K_LIST_EXPR -> {
         Expr.ListExpr l = (Expr.ListExpr) e;
         for (Expr x : l.list) {
@@ -462,8 +471,8 @@ public final class Resolver {
       case Expr.K_CALL_EXPR -> callExpr((Expr.CallExpr) e);
       case Expr.K_LAMBDA_EXPR -> {
         Expr.LambdaExpr l = (Expr.LambdaExpr) e;
-        Function fn = new Function("lambda", l.lambda, l.params,
-            List.of(new Stmt.ReturnStmt(null, l.body)));
+        Function fn =
+            new Function("lambda", l.lambda, l.params, List.of(new Stmt.ReturnStmt(null, l.body)));
         l.function = fn;
         function(fn);
       }
@@ -504,7 +513,11 @@ public final class Resolver {
         }
         Ident x = (Ident) b.x;
         if (!seenName.add(x.name)) {
-          errorf(x.pos, "keyword argument \"" + x.name + "\" is repeated");
+          errorf(
+              x.pos,
+              dialect.codeModeTexts()
+                  ? "keyword argument " + x.name + " repeated"
+                  : "keyword argument \"" + x.name + "\" is repeated");
         }
         expr(b.y);
       } else {

@@ -7,6 +7,7 @@ package dev.agentcompute.starlark.syntax;
 public final class Binding {
   public Scope scope;
   public int index;
+
   /** The first binding occurrence, for "declared at" messages; null for predeclared/universal. */
   public final Ident first;
 

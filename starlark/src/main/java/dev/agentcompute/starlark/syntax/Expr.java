@@ -4,11 +4,25 @@ import java.util.List;
 
 /** Expression nodes. The resolver fills in bindings; the evaluator may cache constants. */
 public abstract sealed class Expr implements Node
-    permits Ident, Expr.Literal, Expr.ListExpr, Expr.TupleExpr, Expr.DictExpr, Expr.DictEntry,
-        Expr.UnaryExpr, Expr.BinaryExpr, Expr.CondExpr, Expr.IndexExpr, Expr.SliceExpr,
-        Expr.DotExpr, Expr.CallExpr, Expr.LambdaExpr, Expr.ParenExpr, Expr.Comprehension {
+    permits Ident,
+        Expr.Literal,
+        Expr.ListExpr,
+        Expr.TupleExpr,
+        Expr.DictExpr,
+        Expr.DictEntry,
+        Expr.UnaryExpr,
+        Expr.BinaryExpr,
+        Expr.CondExpr,
+        Expr.IndexExpr,
+        Expr.SliceExpr,
+        Expr.DotExpr,
+        Expr.CallExpr,
+        Expr.LambdaExpr,
+        Expr.ParenExpr,
+        Expr.Comprehension {
   /** Node kind constants, for fast dispatch in the evaluator. */
   public static final int K_IDENT = 0;
+
   public static final int K_LITERAL = 1;
   public static final int K_LIST_EXPR = 2;
   public static final int K_TUPLE_EXPR = 3;
@@ -32,13 +46,13 @@ public abstract sealed class Expr implements Node
     this.kind = kind;
   }
 
-
   /** An int, float, string or bytes literal. value: Long, BigInteger, Double, String or byte[]. */
   public static final class Literal extends Expr {
     public final Token token;
     public final Position pos;
     public final String raw;
     public final Object value;
+
     /** The evaluator's constant for this literal, created once. */
     public Object cached;
 
@@ -243,8 +257,10 @@ public abstract sealed class Expr implements Node
     public final Position lparen;
     public final List<Expr> args;
     public final Position rparen;
+
     /** Set by the resolver: shape of the argument list, used by the evaluator. */
     public int numPositional;
+
     public boolean hasStar;
     public boolean hasStarStar;
 

@@ -7,9 +7,12 @@ import java.util.List;
 public final class FileNode {
   public final String path;
   public final List<Stmt> stmts;
+
   /** Locals of the top level (load bindings and comprehension variables outside functions). */
   public final List<Binding> moduleLocals = new ArrayList<>();
+
   public final List<Binding> globals = new ArrayList<>();
+
   /** Predeclared and universal names used by the file; their bindings index this list. */
   public final List<String> outsideNames = new ArrayList<>();
 

@@ -14,11 +14,14 @@ public final class Function {
   public final List<Expr> params;
   public final List<Stmt> body;
   public final List<Binding> locals = new ArrayList<>();
+
   /** For each free variable, the binding in the enclosing function (LOCAL/CELL/FREE there). */
   public final List<Binding> freeVars = new ArrayList<>();
+
   public boolean hasVarargs;
   public boolean hasKwargs;
   public int numKwonlyParams;
+
   /** The evaluator's prepared form of this function, created once on first use. */
   public Object code;
 

@@ -7,8 +7,8 @@ import java.util.Map;
 
 /**
  * Recursive-descent parser for Starlark, following starlark-go's parse.go (LL(1), precedence
- * climbing for binary operators). Nesting is bounded so hostile input ends in a syntax error, not
- * a StackOverflowError.
+ * climbing for binary operators). Nesting is bounded so hostile input ends in a syntax error, not a
+ * StackOverflowError.
  */
 public final class Parser {
   /** Maximum nesting of expressions and blocks. */
@@ -231,13 +231,22 @@ public final class Parser {
       case LOAD -> {
         return parseLoadStmt();
       }
-      default -> {
-      }
+      default -> {}
     }
     Expr x = parseExpr(false);
     switch (tok()) {
-      case EQ, PLUS_EQ, MINUS_EQ, STAR_EQ, SLASH_EQ, SLASHSLASH_EQ, PERCENT_EQ, AMP_EQ, PIPE_EQ,
-          CIRCUMFLEX_EQ, LTLT_EQ, GTGT_EQ -> {
+      case EQ,
+          PLUS_EQ,
+          MINUS_EQ,
+          STAR_EQ,
+          SLASH_EQ,
+          SLASHSLASH_EQ,
+          PERCENT_EQ,
+          AMP_EQ,
+          PIPE_EQ,
+          CIRCUMFLEX_EQ,
+          LTLT_EQ,
+          GTGT_EQ -> {
         Token op = tok();
         Position pos = next();
         Expr rhs = parseExpr(false);
@@ -266,7 +275,10 @@ public final class Parser {
       switch (tok()) {
         case STRING -> {
           Expr.Literal lit = (Expr.Literal) parsePrimary();
-          Ident id = new Ident(new Position(lit.pos.file(), lit.pos.line(), lit.pos.col() + 1), (String) lit.value);
+          Ident id =
+              new Ident(
+                  new Position(lit.pos.file(), lit.pos.line(), lit.pos.col() + 1),
+                  (String) lit.value);
           to.add(id);
           from.add(id);
         }
@@ -274,17 +286,31 @@ public final class Parser {
           Ident id = parseIdent();
           to.add(id);
           if (tok() != Token.EQ) {
-            throw errorHere("load operand must be \"" + id.name + "\" or " + id.name
-                + "=\"originalname\" (want '=' after " + id.name + ")");
+            throw errorHere(
+                "load operand must be \""
+                    + id.name
+                    + "\" or "
+                    + id.name
+                    + "=\"originalname\" (want '=' after "
+                    + id.name
+                    + ")");
           }
           consume(Token.EQ);
           if (tok() != Token.STRING) {
-            throw errorHere("original name of loaded symbol must be quoted: " + id.name + "=\"originalname\"");
+            throw errorHere(
+                "original name of loaded symbol must be quoted: " + id.name + "=\"originalname\"");
           }
           Expr.Literal lit = (Expr.Literal) parsePrimary();
-          from.add(new Ident(new Position(lit.pos.file(), lit.pos.line(), lit.pos.col() + 1), (String) lit.value));
+          from.add(
+              new Ident(
+                  new Position(lit.pos.file(), lit.pos.line(), lit.pos.col() + 1),
+                  (String) lit.value));
         }
-        default -> throw errorHere("load operand must be \"name\" or localname=\"name\" (got " + goString(tok()) + ")");
+        default ->
+            throw errorHere(
+                "load operand must be \"name\" or localname=\"name\" (got "
+                    + goString(tok())
+                    + ")");
       }
     }
     consume(Token.RPAREN);

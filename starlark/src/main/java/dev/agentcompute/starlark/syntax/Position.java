@@ -8,8 +8,12 @@ public record Position(String file, int line, int col) {
     return line >= 1;
   }
 
+  /** {@code file:line:col}; a position without a line (a builtin's frame) prints its file alone. */
   @Override
   public String toString() {
+    if (line <= 0) {
+      return file;
+    }
     return col > 0 ? file + ":" + line + ":" + col : file + ":" + line;
   }
 }

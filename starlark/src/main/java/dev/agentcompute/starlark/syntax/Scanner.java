@@ -12,23 +12,46 @@ import java.util.Map;
  * to the next multiple of 8.
  */
 final class Scanner {
-  private static final Map<String, Token> KEYWORDS = Map.ofEntries(
-      Map.entry("and", Token.AND), Map.entry("break", Token.BREAK),
-      Map.entry("continue", Token.CONTINUE), Map.entry("def", Token.DEF),
-      Map.entry("elif", Token.ELIF), Map.entry("else", Token.ELSE), Map.entry("for", Token.FOR),
-      Map.entry("if", Token.IF), Map.entry("in", Token.IN), Map.entry("lambda", Token.LAMBDA),
-      Map.entry("load", Token.LOAD), Map.entry("not", Token.NOT), Map.entry("or", Token.OR),
-      Map.entry("pass", Token.PASS), Map.entry("return", Token.RETURN),
-      Map.entry("while", Token.WHILE),
-      // reserved words ("assert" is deliberately not reserved)
-      Map.entry("as", Token.ILLEGAL), Map.entry("async", Token.ILLEGAL),
-      Map.entry("await", Token.ILLEGAL), Map.entry("class", Token.ILLEGAL),
-      Map.entry("del", Token.ILLEGAL), Map.entry("except", Token.ILLEGAL),
-      Map.entry("finally", Token.ILLEGAL), Map.entry("from", Token.ILLEGAL),
-      Map.entry("global", Token.ILLEGAL), Map.entry("import", Token.ILLEGAL),
-      Map.entry("is", Token.ILLEGAL), Map.entry("nonlocal", Token.ILLEGAL),
-      Map.entry("raise", Token.ILLEGAL), Map.entry("try", Token.ILLEGAL),
-      Map.entry("with", Token.ILLEGAL), Map.entry("yield", Token.ILLEGAL));
+  /** The one-character escapes after a backslash, and the bytes they stand for. */
+  private static final String SIMPLE_ESCAPES = "abfnrtv\\'\"";
+
+  private static final byte[] SIMPLE_ESCAPE_BYTES = {7, 8, 12, 10, 13, 9, 11, '\\', '\'', '"'};
+
+  private static final Map<String, Token> KEYWORDS =
+      Map.ofEntries(
+          Map.entry("and", Token.AND),
+          Map.entry("break", Token.BREAK),
+          Map.entry("continue", Token.CONTINUE),
+          Map.entry("def", Token.DEF),
+          Map.entry("elif", Token.ELIF),
+          Map.entry("else", Token.ELSE),
+          Map.entry("for", Token.FOR),
+          Map.entry("if", Token.IF),
+          Map.entry("in", Token.IN),
+          Map.entry("lambda", Token.LAMBDA),
+          Map.entry("load", Token.LOAD),
+          Map.entry("not", Token.NOT),
+          Map.entry("or", Token.OR),
+          Map.entry("pass", Token.PASS),
+          Map.entry("return", Token.RETURN),
+          Map.entry("while", Token.WHILE),
+          // reserved words ("assert" is deliberately not reserved)
+          Map.entry("as", Token.ILLEGAL),
+          Map.entry("async", Token.ILLEGAL),
+          Map.entry("await", Token.ILLEGAL),
+          Map.entry("class", Token.ILLEGAL),
+          Map.entry("del", Token.ILLEGAL),
+          Map.entry("except", Token.ILLEGAL),
+          Map.entry("finally", Token.ILLEGAL),
+          Map.entry("from", Token.ILLEGAL),
+          Map.entry("global", Token.ILLEGAL),
+          Map.entry("import", Token.ILLEGAL),
+          Map.entry("is", Token.ILLEGAL),
+          Map.entry("nonlocal", Token.ILLEGAL),
+          Map.entry("raise", Token.ILLEGAL),
+          Map.entry("try", Token.ILLEGAL),
+          Map.entry("with", Token.ILLEGAL),
+          Map.entry("yield", Token.ILLEGAL));
 
   private final String file;
   private final int[] cps; // code points of the source
@@ -265,8 +288,7 @@ final class Scanner {
           endToken();
           return c == ']' ? Token.RBRACK : c == ')' ? Token.RPAREN : Token.RBRACE;
         }
-        default -> {
-        }
+        default -> {}
       }
       if (isDigit(c) || c == '.') {
         return scanNumber(c);
@@ -298,31 +320,53 @@ final class Scanner {
         if (peek() == '=') {
           read();
           switch (c) {
-            case '<': return Token.LE;
-            case '>': return Token.GE;
-            case '=': return Token.EQL;
-            case '!': return Token.NEQ;
-            case '+': return Token.PLUS_EQ;
-            case '-': return Token.MINUS_EQ;
-            case '/': return Token.SLASH_EQ;
-            case '%': return Token.PERCENT_EQ;
-            case '&': return Token.AMP_EQ;
-            case '|': return Token.PIPE_EQ;
-            default: return Token.CIRCUMFLEX_EQ;
+            case '<':
+              return Token.LE;
+            case '>':
+              return Token.GE;
+            case '=':
+              return Token.EQL;
+            case '!':
+              return Token.NEQ;
+            case '+':
+              return Token.PLUS_EQ;
+            case '-':
+              return Token.MINUS_EQ;
+            case '/':
+              return Token.SLASH_EQ;
+            case '%':
+              return Token.PERCENT_EQ;
+            case '&':
+              return Token.AMP_EQ;
+            case '|':
+              return Token.PIPE_EQ;
+            default:
+              return Token.CIRCUMFLEX_EQ;
           }
         }
         switch (c) {
-          case '=': return Token.EQ;
-          case '<': return doubled('<', Token.LT, Token.LTLT, Token.LTLT_EQ);
-          case '>': return doubled('>', Token.GT, Token.GTGT, Token.GTGT_EQ);
-          case '!': throw error(start, "unexpected input character '!'");
-          case '+': return Token.PLUS;
-          case '-': return Token.MINUS;
-          case '/': return doubled('/', Token.SLASH, Token.SLASHSLASH, Token.SLASHSLASH_EQ);
-          case '%': return Token.PERCENT;
-          case '&': return Token.AMP;
-          case '|': return Token.PIPE;
-          default: return Token.CIRCUMFLEX;
+          case '=':
+            return Token.EQ;
+          case '<':
+            return doubled('<', Token.LT, Token.LTLT, Token.LTLT_EQ);
+          case '>':
+            return doubled('>', Token.GT, Token.GTGT, Token.GTGT_EQ);
+          case '!':
+            throw error(start, "unexpected input character '!'");
+          case '+':
+            return Token.PLUS;
+          case '-':
+            return Token.MINUS;
+          case '/':
+            return doubled('/', Token.SLASH, Token.SLASHSLASH, Token.SLASHSLASH_EQ);
+          case '%':
+            return Token.PERCENT;
+          case '&':
+            return Token.AMP;
+          case '|':
+            return Token.PIPE;
+          default:
+            return Token.CIRCUMFLEX;
         }
       }
       case ':' -> {
@@ -466,16 +510,14 @@ final class Scanner {
         return "truncated escape sequence \\";
       }
       char e = quoted.charAt(i + 1);
+      int simple = SIMPLE_ESCAPES.indexOf(e);
+      if (simple >= 0) {
+        buf.write(SIMPLE_ESCAPE_BYTES[simple]);
+        i += 2;
+        continue;
+      }
       switch (e) {
         case '\n' -> i += 2;
-        case 'a' -> { buf.write(7); i += 2; }
-        case 'b' -> { buf.write(8); i += 2; }
-        case 'f' -> { buf.write(12); i += 2; }
-        case 'n' -> { buf.write(10); i += 2; }
-        case 'r' -> { buf.write(13); i += 2; }
-        case 't' -> { buf.write(9); i += 2; }
-        case 'v' -> { buf.write(11); i += 2; }
-        case '\\', '\'', '"' -> { buf.write(e); i += 2; }
         case '0', '1', '2', '3', '4', '5', '6', '7' -> {
           int v = e - '0';
           i += 2;
@@ -487,7 +529,9 @@ final class Scanner {
             i++;
           }
           if (!isByte && v > 127) {
-            return String.format("non-ASCII octal escape \\%o (use \\u%04X for the UTF-8 encoding of U+%04X)", v, v, v);
+            return String.format(
+                "non-ASCII octal escape \\%o (use \\u%04X for the UTF-8 encoding of U+%04X)",
+                v, v, v);
           }
           if (v >= 256) {
             return String.format("invalid escape sequence \\%03o", v);
@@ -499,12 +543,14 @@ final class Scanner {
             return "truncated escape sequence " + quoted.substring(i);
           }
           String hex = quoted.substring(i + 2, i + 4);
-          int v = parseHex(hex);
+          int v = (int) parseHex(hex);
           if (v < 0) {
             return "invalid escape sequence " + quoted.substring(i, i + 4);
           }
           if (!isByte && v > 127) {
-            return String.format("non-ASCII hex escape %s (use \\u%04X for the UTF-8 encoding of U+%04X)", quoted.substring(i, i + 4), v, v);
+            return String.format(
+                "non-ASCII hex escape %s (use \\u%04X for the UTF-8 encoding of U+%04X)",
+                quoted.substring(i, i + 4), v, v);
           }
           buf.write(v);
           i += 4;
@@ -514,12 +560,13 @@ final class Scanner {
           if (i + sz > n) {
             return "truncated escape sequence " + quoted.substring(i);
           }
-          long v = parseHexLong(quoted.substring(i + 2, i + sz));
+          long v = parseHex(quoted.substring(i + 2, i + sz));
           if (v < 0) {
             return "invalid escape sequence " + quoted.substring(i, i + sz);
           }
           if (v > 0x10FFFF) {
-            return String.format("code point out of range: %s (max \\U%08x)", quoted.substring(i, i + sz), v);
+            return String.format(
+                "code point out of range: %s (max \\U%08x)", quoted.substring(i, i + sz), v);
           }
           if (v >= 0xD800 && v < 0xE000) {
             return String.format("invalid Unicode code point U+%04X", v);
@@ -528,7 +575,8 @@ final class Scanner {
           i += sz;
         }
         default -> {
-          return "invalid escape sequence \\" + new String(Character.toChars(quoted.codePointAt(i + 1)));
+          return "invalid escape sequence \\"
+              + new String(Character.toChars(quoted.codePointAt(i + 1)));
         }
       }
     }
@@ -537,19 +585,8 @@ final class Scanner {
     return null;
   }
 
-  private static int parseHex(String s) {
-    int v = 0;
-    for (int k = 0; k < s.length(); k++) {
-      int d = Character.digit(s.charAt(k), 16);
-      if (d < 0) {
-        return -1;
-      }
-      v = v * 16 + d;
-    }
-    return v;
-  }
-
-  private static long parseHexLong(String s) {
+  /** The value of hex digits (at most 8), or -1 if one is not a hex digit. */
+  private static long parseHex(String s) {
     long v = 0;
     for (int k = 0; k < s.length(); k++) {
       int d = Character.digit(s.charAt(k), 16);
@@ -714,7 +751,10 @@ final class Scanner {
   }
 
   static boolean isIdentStart(int c) {
-    return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || (c > 127 && Character.isLetter(c));
+    return c >= 'a' && c <= 'z'
+        || c >= 'A' && c <= 'Z'
+        || c == '_'
+        || (c > 127 && Character.isLetter(c));
   }
 
   static boolean isIdent(int c) {

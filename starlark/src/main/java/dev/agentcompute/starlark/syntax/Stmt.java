@@ -4,10 +4,18 @@ import java.util.List;
 
 /** Statement nodes. */
 public abstract sealed class Stmt implements Node
-    permits Stmt.ExprStmt, Stmt.AssignStmt, Stmt.BranchStmt, Stmt.IfStmt, Stmt.ForStmt,
-        Stmt.WhileStmt, Stmt.DefStmt, Stmt.ReturnStmt, Stmt.LoadStmt {
+    permits Stmt.ExprStmt,
+        Stmt.AssignStmt,
+        Stmt.BranchStmt,
+        Stmt.IfStmt,
+        Stmt.ForStmt,
+        Stmt.WhileStmt,
+        Stmt.DefStmt,
+        Stmt.ReturnStmt,
+        Stmt.LoadStmt {
   /** Node kind constants, for fast dispatch in the evaluator. */
   public static final int K_EXPR_STMT = 0;
+
   public static final int K_ASSIGN_STMT = 1;
   public static final int K_BRANCH_STMT = 2;
   public static final int K_IF_STMT = 3;
@@ -23,7 +31,6 @@ public abstract sealed class Stmt implements Node
   Stmt(int kind) {
     this.kind = kind;
   }
-
 
   public static final class ExprStmt extends Stmt {
     public final Expr x;

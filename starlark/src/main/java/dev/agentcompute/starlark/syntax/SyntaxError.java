@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * A static error (scan, parse or resolve) in a Starlark file. {@link #errors()} holds every
- * error found, each with its position; the message is one {@code FILE:LINE:COL: msg} line per error.
+ * A static error (scan, parse or resolve) in a Starlark file. {@link #errors()} holds every error
+ * found, each with its position; the message is one {@code FILE:LINE:COL: msg} line per error.
  */
 public final class SyntaxError extends Exception {
   /** One static error at a position. */
@@ -19,7 +19,8 @@ public final class SyntaxError extends Exception {
   private final List<Item> errors;
 
   public SyntaxError(List<Item> errors) {
-    super(errors.stream().map(Item::toString).collect(Collectors.joining("\n")), null, false, false);
+    super(
+        errors.stream().map(Item::toString).collect(Collectors.joining("\n")), null, false, false);
     this.errors = List.copyOf(errors);
   }
 

@@ -18,26 +18,64 @@ class BuiltinsTest {
 
   @Test
   void universeHasExactlyTheGoNames() {
-    assertThat(Universe.names()).containsExactlyInAnyOrder(
-        "None", "True", "False", "abs", "any", "all", "bool", "bytes", "chr", "dict", "dir",
-        "enumerate", "fail", "float", "getattr", "hasattr", "hash", "int", "len", "list", "max",
-        "min", "ord", "print", "range", "repr", "reversed", "set", "sorted", "str", "tuple", "type",
-        "zip");
+    assertThat(Universe.names())
+        .containsExactlyInAnyOrder(
+            "None",
+            "True",
+            "False",
+            "abs",
+            "any",
+            "all",
+            "bool",
+            "bytes",
+            "chr",
+            "dict",
+            "dir",
+            "enumerate",
+            "fail",
+            "float",
+            "getattr",
+            "hasattr",
+            "hash",
+            "int",
+            "len",
+            "list",
+            "max",
+            "min",
+            "ord",
+            "print",
+            "range",
+            "repr",
+            "reversed",
+            "set",
+            "sorted",
+            "str",
+            "tuple",
+            "type",
+            "zip");
     assertThat(Universe.get("set", false)).isNull();
     assertThat(repr(Universe.get("len"))).isEqualTo("<built-in function len>");
   }
 
   @Test
+  void aKeywordGivenTwiceToABuiltinIsNamedQuotedAsGoDoes() {
+    assertThatThrownBy(() -> callKw(t, "int", new Value[] {s("1")}, "x", i(2)))
+        .hasMessage("int: got multiple values for keyword argument \"x\"");
+  }
+
+  @Test
   void argumentErrorsReadLikeGo() {
-    assertThatThrownBy(() -> call(t, "bool", i(1), i(2))).hasMessage("bool: got 2 arguments, want at most 1");
+    assertThatThrownBy(() -> call(t, "bool", i(1), i(2)))
+        .hasMessage("bool: got 2 arguments, want at most 1");
     assertThatThrownBy(() -> call(t, "str")).hasMessage("str: got 0 arguments, want exactly 1");
     assertThatThrownBy(() -> call(t, "len", i(1))).hasMessage("len: value of type int has no len");
-    assertThatThrownBy(() -> call(t, "list", i(1))).hasMessage("list: for parameter 1: got int, want iterable");
+    assertThatThrownBy(() -> call(t, "list", i(1)))
+        .hasMessage("list: for parameter 1: got int, want iterable");
     assertThatThrownBy(() -> call(t, "enumerate", i(1)))
         .hasMessage("enumerate: for parameter 1: got int, want iterable");
     assertThatThrownBy(() -> call(t, "int")).hasMessage("int: missing argument for x");
     assertThatThrownBy(() -> callKw(t, "int", new Value[] {s("1")}, "bas", i(2)))
-        .hasMessage("int: unexpected keyword argument bas (did you mean base?)");
+        .hasMessage("int: unexpected keyword argument \"bas\" (did you mean base?)");
     assertThatThrownBy(() -> call(t, "sorted", i(1)))
         .hasMessage("sorted: for parameter iterable: got int, want iterable");
     assertThatThrownBy(() -> call(t, "abs", s("0"))).hasMessage("got string, want int or float");
@@ -54,10 +92,14 @@ class BuiltinsTest {
     assertThat(call(t, "int", Bool.TRUE)).isEqualTo(i(1));
     assertThat(call(t, "int", s("123456789012345678901234567890")).toString())
         .isEqualTo("123456789012345678901234567890");
-    assertThatThrownBy(() -> call(t, "int", s("0x10"))).hasMessage("int: invalid literal with base 10: 0x10");
-    assertThatThrownBy(() -> call(t, "int", s("0755"), i(0))).hasMessage("int: invalid literal with base 0: 0755");
-    assertThatThrownBy(() -> call(t, "int", s("١٢"))).hasMessageStartingWith("int: invalid literal");
-    assertThatThrownBy(() -> call(t, "int", f(Double.NaN))).hasMessage("int: cannot convert float NaN to integer");
+    assertThatThrownBy(() -> call(t, "int", s("0x10")))
+        .hasMessage("int: invalid literal with base 10: 0x10");
+    assertThatThrownBy(() -> call(t, "int", s("0755"), i(0)))
+        .hasMessage("int: invalid literal with base 0: 0755");
+    assertThatThrownBy(() -> call(t, "int", s("١٢")))
+        .hasMessageStartingWith("int: invalid literal");
+    assertThatThrownBy(() -> call(t, "int", f(Double.NaN)))
+        .hasMessage("int: cannot convert float NaN to integer");
     assertThatThrownBy(() -> call(t, "int", f(Double.POSITIVE_INFINITY)))
         .hasMessage("int: cannot convert float infinity to integer");
   }
@@ -76,8 +118,10 @@ class BuiltinsTest {
   void chrOrdAndBytes() throws Exception {
     assertThat(repr(call(t, "chr", i(65)))).isEqualTo("\"A\"");
     assertThat(call(t, "ord", s("Й"))).isEqualTo(i(1049));
-    assertThatThrownBy(() -> call(t, "chr", i(-1))).hasMessage("chr: Unicode code point -1 out of range (<0)");
-    assertThatThrownBy(() -> call(t, "ord", s("ab"))).hasMessage("ord: string encodes 2 Unicode code points, want 1");
+    assertThatThrownBy(() -> call(t, "chr", i(-1)))
+        .hasMessage("chr: Unicode code point -1 out of range (<0)");
+    assertThatThrownBy(() -> call(t, "ord", s("ab")))
+        .hasMessage("ord: string encodes 2 Unicode code points, want 1");
     assertThat(repr(call(t, "bytes", list(i(65), i(255))))).isEqualTo("b\"A\\xff\"");
     assertThatThrownBy(() -> call(t, "bytes", list(i(300))))
         .hasMessage("bytes: at index 0, 300 out of range (want value in unsigned 8-bit range)");
@@ -104,7 +148,8 @@ class BuiltinsTest {
         .isEqualTo("[\"three\", \"four\", \"two\", \"six\"]");
     assertThatThrownBy(() -> call(t, "sorted", list(i(1), i(2), NoneValue.NONE, i(3))))
         .hasMessage("int < NoneType not implemented");
-    assertThatThrownBy(() -> call(t, "sorted", list(i(1), s("one")))).hasMessage("string < int not implemented");
+    assertThatThrownBy(() -> call(t, "sorted", list(i(1), s("one"))))
+        .hasMessage("string < int not implemented");
     assertThatThrownBy(() -> callKw(t, "sorted", new Value[] {list()}, "key", NoneValue.NONE))
         .hasMessage("sorted: for parameter key: got NoneType, want callable");
     StarlarkList many = list();
@@ -121,11 +166,14 @@ class BuiltinsTest {
   void minMaxZipEnumerateReversed() throws Exception {
     assertThat(call(t, "max", i(1), i(5), i(3))).isEqualTo(i(5));
     assertThat(call(t, "min", list(i(4), i(2)))).isEqualTo(i(2));
-    assertThatThrownBy(() -> call(t, "max", list())).hasMessage("max: argument is an empty sequence");
-    assertThatThrownBy(() -> call(t, "min")).hasMessage("min requires at least one positional argument");
+    assertThatThrownBy(() -> call(t, "max", list()))
+        .hasMessage("max: argument is an empty sequence");
+    assertThatThrownBy(() -> call(t, "min"))
+        .hasMessage("min requires at least one positional argument");
     assertThat(repr(call(t, "zip", list(i(1), i(2)), tuple(s("a"), s("b")))))
         .isEqualTo("[(1, \"a\"), (2, \"b\")]");
-    assertThatThrownBy(() -> call(t, "zip", list(), i(1))).hasMessage("zip: argument #2 is not iterable: int");
+    assertThatThrownBy(() -> call(t, "zip", list(), i(1)))
+        .hasMessage("zip: argument #2 is not iterable: int");
     assertThat(repr(call(t, "enumerate", list(s("a")), i(5)))).isEqualTo("[(5, \"a\")]");
     assertThat(repr(call(t, "reversed", list(i(1), i(2))))).isEqualTo("[2, 1]");
   }
@@ -134,9 +182,11 @@ class BuiltinsTest {
   void getattrHasattrDirType() throws Exception {
     assertThat(call(t, "hasattr", s(""), s("upper"))).isEqualTo(Bool.TRUE);
     assertThat(call(t, "getattr", i(1), s("x"), s("dflt"))).isEqualTo(s("dflt"));
-    assertThatThrownBy(() -> call(t, "getattr", i(1), s("x"))).hasMessage("getattr: int has no .x field or method");
-    assertThat(repr(call(t, "dir", list()))).isEqualTo(
-        "[\"append\", \"clear\", \"extend\", \"index\", \"insert\", \"pop\", \"remove\"]");
+    assertThatThrownBy(() -> call(t, "getattr", i(1), s("x")))
+        .hasMessage("getattr: int has no .x field or method");
+    assertThat(repr(call(t, "dir", list())))
+        .isEqualTo(
+            "[\"append\", \"clear\", \"extend\", \"index\", \"insert\", \"pop\", \"remove\"]");
     assertThat(((StarlarkList) call(t, "dir", s(""))).len()).isEqualTo(35);
     assertThat(call(t, "type", RangeValue.of(0, 1, 1))).isEqualTo(s("range"));
     assertThat(repr(call(t, "str", RangeValue.of(1, 10, 1)))).isEqualTo("\"range(1, 10)\"");
@@ -164,8 +214,10 @@ class BuiltinsTest {
 
   @Test
   void rangeArguments() {
-    assertThatThrownBy(() -> call(t, "range", i(1), i(2), i(0))).hasMessage("range: step argument must not be zero");
+    assertThatThrownBy(() -> call(t, "range", i(1), i(2), i(0)))
+        .hasMessage("range: step argument must not be zero");
     assertThatThrownBy(() -> call(t, "range", StarlarkInt.of(java.math.BigInteger.TWO.pow(64))))
-        .hasMessageMatching("range: for parameter 1: .* out of range .want value in signed ..-bit range.");
+        .hasMessageMatching(
+            "range: for parameter 1: .* out of range .want value in signed ..-bit range.");
   }
 }

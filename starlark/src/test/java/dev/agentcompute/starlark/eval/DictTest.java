@@ -59,9 +59,11 @@ class DictTest {
     assertThat(method(t, d, "pop", s("b"))).isEqualTo(i(2));
     assertThatThrownBy(() -> method(t, d, "pop", s("b"))).hasMessage("pop: missing key");
     assertThatThrownBy(() -> method(t, d, "popitem")).hasMessage("popitem: empty dict");
-    Values.methodKw(t, d, "update", new Value[] {Values.list(Values.tuple(s("x"), i(1)))}, "y", i(2));
+    Values.methodKw(
+        t, d, "update", new Value[] {Values.list(Values.tuple(s("x"), i(1)))}, "y", i(2));
     assertThat(repr(d)).isEqualTo("{\"x\": 1, \"y\": 2}");
-    assertThatThrownBy(() -> method(t, d, "get", Values.list())).hasMessage("get: unhashable type: list");
+    assertThatThrownBy(() -> method(t, d, "get", Values.list()))
+        .hasMessage("get: unhashable type: list");
   }
 
   @Test
@@ -80,7 +82,9 @@ class DictTest {
     d.put(s("a"), i(1));
     d.freeze();
     assertThatThrownBy(() -> method(t, d, "clear")).hasMessage("cannot clear frozen hash table");
-    assertThatThrownBy(() -> method(t, d, "pop", s("a"))).hasMessage("pop: cannot delete from frozen hash table");
-    assertThatThrownBy(() -> Operators.setIndex(d, s("b"), i(2))).hasMessage("cannot insert into frozen hash table");
+    assertThatThrownBy(() -> method(t, d, "pop", s("a")))
+        .hasMessage("pop: cannot delete from frozen hash table");
+    assertThatThrownBy(() -> Operators.setIndex(d, s("b"), i(2)))
+        .hasMessage("cannot insert into frozen hash table");
   }
 }

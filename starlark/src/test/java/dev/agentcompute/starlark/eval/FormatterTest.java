@@ -39,14 +39,17 @@ class FormatterTest {
 
   @Test
   void percentErrors() {
-    assertThatThrownBy(() -> pct("%d %d", tuple(i(1)))).hasMessage("not enough arguments for format string");
-    assertThatThrownBy(() -> pct("%d", tuple(i(1), i(2)))).hasMessage("too many arguments for format string");
+    assertThatThrownBy(() -> pct("%d %d", tuple(i(1))))
+        .hasMessage("not enough arguments for format string");
+    assertThatThrownBy(() -> pct("%d", tuple(i(1), i(2))))
+        .hasMessage("too many arguments for format string");
     assertThatThrownBy(() -> pct("%z", i(1))).hasMessage("unknown conversion %z");
     assertThatThrownBy(() -> pct("%d", s("x")))
         .hasMessage("%d format requires integer: cannot convert string to int");
     assertThatThrownBy(() -> pct("%d", Bool.TRUE))
         .hasMessage("%d format requires integer: cannot convert bool to int");
-    assertThatThrownBy(() -> pct("%d", f(Double.NaN))).hasMessageEndingWith("cannot convert float NaN to integer");
+    assertThatThrownBy(() -> pct("%d", f(Double.NaN)))
+        .hasMessageEndingWith("cannot convert float NaN to integer");
   }
 
   @Test
@@ -54,14 +57,18 @@ class FormatterTest {
     assertThat(format("{} {}", new Value[] {i(1), s("x")})).isEqualTo("1 x");
     assertThat(format("{1}{0}", new Value[] {i(1), i(2)})).isEqualTo("21");
     assertThat(format("{a!r} {{}}", new Value[0], "a", s("q"))).isEqualTo("\"q\" {}");
-    assertThatThrownBy(() -> format("{}", new Value[0])).hasMessage("format: tuple index out of range");
+    assertThatThrownBy(() -> format("{}", new Value[0]))
+        .hasMessage("format: tuple index out of range");
     assertThatThrownBy(() -> format("{0} {}", new Value[] {i(1), i(2)}))
-        .hasMessage("format: cannot switch from manual field specification to automatic field numbering");
+        .hasMessage(
+            "format: cannot switch from manual field specification to automatic field numbering");
     assertThatThrownBy(() -> format("{x}", new Value[0])).hasMessage("format: keyword x not found");
     assertThatThrownBy(() -> format("{:d}", new Value[] {i(1)}))
         .hasMessage("format spec features not supported in replacement fields: d");
     assertThatThrownBy(() -> format("}", new Value[0])).hasMessage("format: single '}' in format");
-    Value raw = Values.method(t, StarlarkString.ofBytes(new byte[] {(byte) 0xff, '{', '}'}), "format", i(1));
+    Value raw =
+        Values.method(
+            t, StarlarkString.ofBytes(new byte[] {(byte) 0xff, '{', '}'}), "format", i(1));
     assertThat(((StarlarkString) raw).toByteArray()).containsExactly((byte) 0xff, (byte) '1');
   }
 }

@@ -27,7 +27,8 @@ class ListMethodsTest {
     assertThatThrownBy(() -> method(t, l, "index", i(42))).hasMessage("index: value not in list");
     assertThatThrownBy(() -> method(t, l, "remove", i(42))).hasMessage("remove: element not found");
     method(t, l, "clear");
-    assertThatThrownBy(() -> method(t, l, "pop")).hasMessage("pop: index -1 out of range: empty list");
+    assertThatThrownBy(() -> method(t, l, "pop"))
+        .hasMessage("pop: index -1 out of range: empty list");
     method(t, l, "extend", l);
     assertThat(l.len()).isZero();
   }
@@ -36,10 +37,12 @@ class ListMethodsTest {
   void frozenAndIteratingListsReject() throws Exception {
     StarlarkList l = list(i(1));
     try (Iterator it = l.iterate()) {
-      assertThatThrownBy(() -> method(t, l, "append", i(2))).hasMessage("append: cannot append to list during iteration");
+      assertThatThrownBy(() -> method(t, l, "append", i(2)))
+          .hasMessage("append: cannot append to list during iteration");
     }
     l.freeze();
-    assertThatThrownBy(() -> method(t, l, "append", i(2))).hasMessage("append: cannot append to frozen list");
+    assertThatThrownBy(() -> method(t, l, "append", i(2)))
+        .hasMessage("append: cannot append to frozen list");
     assertThatThrownBy(() -> Operators.setIndex(l, i(0), i(2)))
         .hasMessage("cannot assign to element of frozen list");
   }

@@ -33,8 +33,11 @@ class StarlarkFloatTest {
 
   @Test
   void percentConversionsMatchGo() throws Exception {
-    Value r = Operators.binary(Token.PERCENT, s("%d %o %x %e %f %g %c"),
-        tuple(i(42), i(8), i(255), f(12345.678), f(1.5), f(1e-5), i(65)));
+    Value r =
+        Operators.binary(
+            Token.PERCENT,
+            s("%d %o %x %e %f %g %c"),
+            tuple(i(42), i(8), i(255), f(12345.678), f(1.5), f(1e-5), i(65)));
     assertThat(((StarlarkString) r).value()).isEqualTo("42 10 ff 1.234568e+04 1.500000 1e-05 A");
     // Go rounds the exact binary value half-to-even: 0.125 -> 0.12 at 2 digits is not used by
     // Starlark (always 6 digits) but 2.5e-7 shows exact rounding at the 6th digit.

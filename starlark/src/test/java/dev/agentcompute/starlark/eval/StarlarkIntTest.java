@@ -10,7 +10,9 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
-/** StarlarkInt's long fast paths agree with BigInteger arithmetic (Starlark's floored semantics). */
+/**
+ * StarlarkInt's long fast paths agree with BigInteger arithmetic (Starlark's floored semantics).
+ */
 class StarlarkIntTest {
   @Provide
   Arbitrary<BigInteger> ints() {
@@ -24,11 +26,14 @@ class StarlarkIntTest {
 
   private static BigInteger floorDiv(BigInteger x, BigInteger y) {
     BigInteger[] qr = x.divideAndRemainder(y);
-    return qr[1].signum() != 0 && qr[1].signum() != y.signum() ? qr[0].subtract(BigInteger.ONE) : qr[0];
+    return qr[1].signum() != 0 && qr[1].signum() != y.signum()
+        ? qr[0].subtract(BigInteger.ONE)
+        : qr[0];
   }
 
   @Property
-  void arithmeticMatchesBigInteger(@ForAll("ints") BigInteger x, @ForAll("ints") BigInteger y) throws Exception {
+  void arithmeticMatchesBigInteger(@ForAll("ints") BigInteger x, @ForAll("ints") BigInteger y)
+      throws Exception {
     StarlarkInt a = StarlarkInt.of(x);
     StarlarkInt b = StarlarkInt.of(y);
     assertThat(a.add(b).toBigInteger()).isEqualTo(x.add(y));
@@ -43,7 +48,8 @@ class StarlarkIntTest {
       BigInteger q = floorDiv(x, y);
       assertThat(a.floorDiv(b).toBigInteger()).isEqualTo(q);
       assertThat(a.mod(b).toBigInteger()).isEqualTo(x.subtract(q.multiply(y)));
-      assertThat(Operators.binary(Token.PERCENT, a, b)).isEqualTo(StarlarkInt.of(x.subtract(q.multiply(y))));
+      assertThat(Operators.binary(Token.PERCENT, a, b))
+          .isEqualTo(StarlarkInt.of(x.subtract(q.multiply(y))));
     }
     // a value that fits a long is always stored as one
     assertThat(a.add(b).isLong()).isEqualTo(x.add(y).bitLength() < 64);
@@ -53,7 +59,8 @@ class StarlarkIntTest {
   }
 
   @Property
-  void shiftsMatchBigInteger(@ForAll("ints") BigInteger x, @ForAll("shifts") int n) throws Exception {
+  void shiftsMatchBigInteger(@ForAll("ints") BigInteger x, @ForAll("shifts") int n)
+      throws Exception {
     StarlarkInt a = StarlarkInt.of(x);
     assertThat(a.shiftLeft(n).toBigInteger()).isEqualTo(x.shiftLeft(n));
     assertThat(a.shiftRight(n).toBigInteger()).isEqualTo(x.shiftRight(n));
@@ -77,7 +84,8 @@ class StarlarkIntTest {
       String shorter = digits.digits().substring(0, digits.digits().length() - 1);
       for (int bump = 0; bump <= 1; bump++) {
         BigInteger m = new BigInteger(shorter).add(BigInteger.valueOf(bump));
-        java.math.BigDecimal v = new java.math.BigDecimal(m, -(digits.pointPos() - shorter.length()));
+        java.math.BigDecimal v =
+            new java.math.BigDecimal(m, -(digits.pointPos() - shorter.length()));
         assertThat(v.doubleValue()).isNotEqualTo(Math.abs(d));
       }
     }

@@ -44,7 +44,9 @@ class StarlarkStringTest {
 
   @Test
   void orderingIsByUnsignedBytes() throws Exception {
-    assertThat(Operators.compare(dev.agentcompute.starlark.syntax.Token.LT, s("a"), s("é"))).isTrue();
-    assertThat(Operators.compare(dev.agentcompute.starlark.syntax.Token.LT, s("ab"), s("b"))).isTrue();
+    assertThat(Operators.compare(dev.agentcompute.starlark.syntax.Token.LT, s("a"), s("é")))
+        .isTrue();
+    assertThat(Operators.compare(dev.agentcompute.starlark.syntax.Token.LT, s("ab"), s("b")))
+        .isTrue();
   }
 }

@@ -19,7 +19,8 @@ class StarlarkThreadTest {
     StarlarkThread t = new StarlarkThread();
     t.setMaxSteps(10_000);
     Value big = call(t, "range", i(10_000_000));
-    assertThatThrownBy(() -> call(t, "list", big)).isInstanceOf(StepLimitException.class)
+    assertThatThrownBy(() -> call(t, "list", big))
+        .isInstanceOf(StepLimitException.class)
         .hasMessage("Starlark computation cancelled: execution step limit exceeded");
   }
 
@@ -43,7 +44,8 @@ class StarlarkThreadTest {
     for (int k = 0; k < 100; k++) {
       parts.append(s("y".repeat(10_000)));
     }
-    assertThatThrownBy(() -> method(t2, s(","), "join", parts)).isInstanceOf(StepLimitException.class);
+    assertThatThrownBy(() -> method(t2, s(","), "join", parts))
+        .isInstanceOf(StepLimitException.class);
   }
 
   @Test
@@ -68,17 +70,20 @@ class StarlarkThreadTest {
   void cancellationIsObservedInsideLongBuiltins() throws Exception {
     StarlarkThread t = new StarlarkThread();
     Value big = call(t, "range", i(1), i(2_000_000_000));
-    Thread canceller = new Thread(() -> {
-      try {
-        Thread.sleep(50);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      t.cancel("deadline");
-    });
+    Thread canceller =
+        new Thread(
+            () -> {
+              try {
+                Thread.sleep(50);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              t.cancel("deadline");
+            });
     canceller.start();
     long start = System.nanoTime();
-    assertThatThrownBy(() -> call(t, "all", big)).isInstanceOf(CancelledException.class)
+    assertThatThrownBy(() -> call(t, "all", big))
+        .isInstanceOf(CancelledException.class)
         .hasMessage("Starlark computation cancelled: deadline");
     canceller.join();
     assertThat((System.nanoTime() - start) / 1_000_000).isLessThan(10_000);
@@ -92,20 +97,25 @@ class StarlarkThreadTest {
     for (int k = 0; k < 3_000_000; k++) {
       big.elems.add(StarlarkInt.of(r.nextLong()));
     }
-    Thread canceller = new Thread(() -> {
-      try {
-        Thread.sleep(30);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      t.cancel("stop");
-    });
+    Thread canceller =
+        new Thread(
+            () -> {
+              try {
+                Thread.sleep(30);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              t.cancel("stop");
+            });
     canceller.start();
-    assertThatThrownBy(() -> {
-      for (int round = 0; round < 100; round++) {
-        call(t, "sorted", big);
-      }
-    }).isInstanceOf(CancelledException.class).hasMessage("Starlark computation cancelled: stop");
+    assertThatThrownBy(
+            () -> {
+              for (int round = 0; round < 100; round++) {
+                call(t, "sorted", big);
+              }
+            })
+        .isInstanceOf(CancelledException.class)
+        .hasMessage("Starlark computation cancelled: stop");
     canceller.join();
   }
 

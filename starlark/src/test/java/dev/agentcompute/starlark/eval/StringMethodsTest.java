@@ -37,8 +37,10 @@ class StringMethodsTest {
   void splitting() throws Exception {
     assertThat(m("a.b.c", "split", s("."))).isEqualTo("[\"a\", \"b\", \"c\"]");
     assertThat(m("a.b.c.d", "rsplit", s("."), i(2))).isEqualTo("[\"a.b\", \"c\", \"d\"]");
-    assertThat(m("  aa  bb  cc  ", "split", NoneValue.NONE, i(1))).isEqualTo("[\"aa\", \"bb  cc  \"]");
-    assertThat(m("  aa  bb  cc  ", "rsplit", NoneValue.NONE, i(1))).isEqualTo("[\"  aa  bb\", \"cc\"]");
+    assertThat(m("  aa  bb  cc  ", "split", NoneValue.NONE, i(1)))
+        .isEqualTo("[\"aa\", \"bb  cc  \"]");
+    assertThat(m("  aa  bb  cc  ", "rsplit", NoneValue.NONE, i(1)))
+        .isEqualTo("[\"  aa  bb\", \"cc\"]");
     assertThat(m(" a bc\n  def \t  ghi", "split")).isEqualTo("[\"a\", \"bc\", \"def\", \"ghi\"]");
     assertThat(m("a\nb\n", "splitlines")).isEqualTo("[\"a\", \"b\"]");
     assertThat(m("a\nb", "splitlines", Bool.TRUE)).isEqualTo("[\"a\\n\", \"b\"]");
@@ -46,14 +48,16 @@ class StringMethodsTest {
     assertThat(m("a-b-c", "rpartition", s("-"))).isEqualTo("(\"a-b\", \"-\", \"c\")");
     assertThatThrownBy(() -> m("abc", "split", s(""))).hasMessage("split: empty separator");
     assertThatThrownBy(() -> m("abc", "partition", s(""))).hasMessage("partition: empty separator");
-    assertThatThrownBy(() -> m("a", "splitlines", i(1))).hasMessage("splitlines: for parameter 1: got int, want bool");
+    assertThatThrownBy(() -> m("a", "splitlines", i(1)))
+        .hasMessage("splitlines: for parameter 1: got int, want bool");
   }
 
   @Test
   void casingAndClassification() throws Exception {
     assertThat(m("hello world", "title")).isEqualTo("\"Hello World\"");
     assertThat(m("hELLO", "capitalize")).isEqualTo("\"Hello\"");
-    assertThat(m("Straße", "upper")).isEqualTo("\"STRAßE\""); // rune-wise, like Go's unicode.ToUpper
+    assertThat(m("Straße", "upper"))
+        .isEqualTo("\"STRAßE\""); // rune-wise, like Go's unicode.ToUpper
     assertThat(m("ÀB", "lower")).isEqualTo("\"àb\"");
     assertThat(m("abc1", "isalnum")).isEqualTo("True");
     assertThat(m("", "isalpha")).isEqualTo("False");
@@ -76,7 +80,8 @@ class StringMethodsTest {
     assertThat(m("prefix-x", "removeprefix", s("prefix-"))).isEqualTo("\"x\"");
     assertThat(m("x.txt", "removesuffix", s(".txt"))).isEqualTo("\"x\"");
     assertThat(m(",", "join", list(s("a"), s("b")))).isEqualTo("\"a,b\"");
-    assertThatThrownBy(() -> m(",", "join", list(s("a"), i(1)))).hasMessage("join: in list, want string, got int");
+    assertThatThrownBy(() -> m(",", "join", list(s("a"), i(1))))
+        .hasMessage("join: in list, want string, got int");
     assertThatThrownBy(() -> m("a", "replace", s("a"), s("b"), s("c")))
         .hasMessage("replace: for parameter 3: got string, want int");
   }
@@ -90,8 +95,10 @@ class StringMethodsTest {
     assertThat(repr(call(t, "list", method(t, s("aЙ"), "elem_ords")))).isEqualTo("[97, 208, 153]");
     assertThat(repr(call(t, "list", method(t, s("aЙ"), "codepoint_ords")))).isEqualTo("[97, 1049]");
     assertThat(call(t, "len", method(t, s("aЙ"), "elems"))).isEqualTo(i(3));
-    assertThatThrownBy(() -> call(t, "len", cps)).hasMessage("len: value of type string.codepoints has no len");
-    assertThat(repr(call(t, "list", method(t, StarlarkBytes.of(new byte[] {1, (byte) 200}), "elems"))))
+    assertThatThrownBy(() -> call(t, "len", cps))
+        .hasMessage("len: value of type string.codepoints has no len");
+    assertThat(
+            repr(call(t, "list", method(t, StarlarkBytes.of(new byte[] {1, (byte) 200}), "elems"))))
         .isEqualTo("[1, 200]");
   }
 

@@ -4,7 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** Small helpers for value-level tests: building values and calling builtins without the evaluator. */
+/**
+ * Small helpers for value-level tests: building values and calling builtins without the evaluator.
+ */
 final class Values {
   private Values() {}
 
@@ -33,12 +35,14 @@ final class Values {
     return ((Callable) Universe.get(name)).call(t, args, List.of());
   }
 
-  static Value callKw(StarlarkThread t, String name, Value[] args, Object... kw) throws EvalException {
+  static Value callKw(StarlarkThread t, String name, Value[] args, Object... kw)
+      throws EvalException {
     return ((Callable) Universe.get(name)).call(t, args, kwargs(kw));
   }
 
   /** Calls method {@code name} of {@code recv}. */
-  static Value method(StarlarkThread t, Value recv, String name, Value... args) throws EvalException {
+  static Value method(StarlarkThread t, Value recv, String name, Value... args)
+      throws EvalException {
     return ((Callable) Operators.getAttr(recv, name)).call(t, args, List.of());
   }
 

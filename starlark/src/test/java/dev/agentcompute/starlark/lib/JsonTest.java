@@ -46,7 +46,8 @@ class JsonTest {
   void codeModeModuleHasExactlyThreeMembers() {
     assertThat(json.attrNames()).containsExactly("decode", "encode", "indent");
     assertThat(json.attr("encode_indent")).isNull();
-    assertThat(Json.fullModule().attrNames()).containsExactly("decode", "encode", "encode_indent", "indent");
+    assertThat(Json.fullModule().attrNames())
+        .containsExactly("decode", "encode", "encode_indent", "indent");
     assertThat(json.toString()).isEqualTo("<module \"json\">");
   }
 
@@ -65,17 +66,21 @@ class JsonTest {
   @Test
   void encodeErrorsCarryAPath() {
     Dict bad = new Dict();
-    assertThatThrownBy(() -> {
-      bad.put(StarlarkInt.of(1), StarlarkString.of("two"));
-      encode(bad);
-    }).hasMessage("json.encode: dict has int key, want string");
+    assertThatThrownBy(
+            () -> {
+              bad.put(StarlarkInt.of(1), StarlarkString.of("two"));
+              encode(bad);
+            })
+        .hasMessage("json.encode: dict has int key, want string");
     assertThatThrownBy(() -> encode(StarlarkFloat.of(Double.NaN)))
         .hasMessage("json.encode: cannot encode non-finite float nan");
     StarlarkList cyc = new StarlarkList();
-    assertThatThrownBy(() -> {
-      cyc.append(cyc);
-      encode(cyc);
-    }).hasMessage("json.encode: at list index 0: cycle in JSON structure");
+    assertThatThrownBy(
+            () -> {
+              cyc.append(cyc);
+              encode(cyc);
+            })
+        .hasMessage("json.encode: at list index 0: cycle in JSON structure");
     assertThatThrownBy(() -> encode(json.attr("encode")))
         .hasMessage("json.encode: cannot encode builtin_function_or_method as JSON");
   }
@@ -84,19 +89,24 @@ class JsonTest {
   void decodeValues() throws Exception {
     assertThat(Operators.repr(decode("{\"one\": 1, \"two\": [2.0, true, null]}")))
         .isEqualTo("{\"one\": 1, \"two\": [2.0, True, None]}");
-    assertThat(decode("3539537889086624823140625").toString()).isEqualTo("3539537889086624823140625");
+    assertThat(decode("3539537889086624823140625").toString())
+        .isEqualTo("3539537889086624823140625");
     assertThat(((StarlarkString) decode("\"\\ud83d\\ude39\\u0123\"")).value()).isEqualTo("😹ģ");
     assertThat(decode("[]").isFrozen()).isFalse();
   }
 
   @Test
   void decodeErrorsHaveOffsets() {
-    assertThatThrownBy(() -> decode("[")).hasMessage("json.decode: at offset 1, unexpected end of file");
-    assertThatThrownBy(() -> decode("[1, 2, ]")).hasMessage("json.decode: at offset 7, unexpected character ']'");
+    assertThatThrownBy(() -> decode("["))
+        .hasMessage("json.decode: at offset 1, unexpected end of file");
+    assertThatThrownBy(() -> decode("[1, 2, ]"))
+        .hasMessage("json.decode: at offset 7, unexpected character ']'");
     assertThatThrownBy(() -> decode("truefalse"))
         .hasMessage("json.decode: at offset 4, unexpected character 'f' after value");
-    assertThatThrownBy(() -> decode("-00")).hasMessage("json.decode: at offset 3, invalid number: -00");
-    assertThatThrownBy(() -> decode("{\"one\" 1")).hasMessageContaining("after object key, got '1', want ':'");
+    assertThatThrownBy(() -> decode("-00"))
+        .hasMessage("json.decode: at offset 3, invalid number: -00");
+    assertThatThrownBy(() -> decode("{\"one\" 1"))
+        .hasMessageContaining("after object key, got '1', want ':'");
     assertThatThrownBy(() -> decode("[1, 2}")).hasMessageContaining("got '}', want ',' or ']'");
   }
 
@@ -109,8 +119,13 @@ class JsonTest {
     StarlarkThread limited = new StarlarkThread();
     limited.setMaxSteps(10);
     String big = "[" + "1,".repeat(100_000) + "1]";
-    assertThatThrownBy(() -> ((Callable) json.attr("decode")).call(limited,
-        new Value[] {StarlarkString.of(big), StarlarkInt.of(0)}, List.of()))
+    assertThatThrownBy(
+            () ->
+                ((Callable) json.attr("decode"))
+                    .call(
+                        limited,
+                        new Value[] {StarlarkString.of(big), StarlarkInt.of(0)},
+                        List.of()))
         .isInstanceOf(StepLimitException.class);
   }
 
@@ -121,8 +136,10 @@ class JsonTest {
         .isInstanceOf(DepthLimitException.class)
         .hasMessage("json.decode: at offset 1000, nesting depth exceeds 1000");
     // default= replaces invalid JSON only: the depth budget still ends the execution.
-    assertThatThrownBy(() -> ((Callable) json.attr("decode")).call(t,
-        new Value[] {StarlarkString.of(deep), StarlarkInt.of(0)}, List.of()))
+    assertThatThrownBy(
+            () ->
+                ((Callable) json.attr("decode"))
+                    .call(t, new Value[] {StarlarkString.of(deep), StarlarkInt.of(0)}, List.of()))
         .isInstanceOf(DepthLimitException.class);
     assertThat(decode("[".repeat(1000) + "]".repeat(1000))).isInstanceOf(StarlarkList.class);
   }
@@ -132,9 +149,16 @@ class JsonTest {
     String s = "{\"x\":1,\"y\":[\"one\",\"two\"],\"z\":{}}";
     assertThat(((StarlarkString) call("indent", StarlarkString.of(s))).value())
         .isEqualTo("{\n\t\"x\": 1,\n\t\"y\": [\n\t\t\"one\",\n\t\t\"two\"\n\t],\n\t\"z\": {}\n}");
-    Value prefixed = ((Callable) json.attr("indent")).call(t, new Value[] {StarlarkString.of("[1]")},
-        List.of(Map.entry("prefix", StarlarkString.of(">")), Map.entry("indent", StarlarkString.of("  "))));
+    Value prefixed =
+        ((Callable) json.attr("indent"))
+            .call(
+                t,
+                new Value[] {StarlarkString.of("[1]")},
+                List.of(
+                    Map.entry("prefix", StarlarkString.of(">")),
+                    Map.entry("indent", StarlarkString.of("  "))));
     assertThat(((StarlarkString) prefixed).value()).isEqualTo("[\n>  1\n>]");
-    assertThatThrownBy(() -> call("indent", StarlarkString.of("!@#"))).hasMessageContaining("invalid character");
+    assertThatThrownBy(() -> call("indent", StarlarkString.of("!@#")))
+        .hasMessageContaining("invalid character");
   }
 }

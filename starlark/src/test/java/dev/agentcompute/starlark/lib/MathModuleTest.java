@@ -34,7 +34,8 @@ class MathModuleTest {
     assertThat(call("ceil", StarlarkFloat.of(1.2))).isEqualTo(StarlarkInt.of(2));
     assertThat(call("floor", StarlarkFloat.of(-1.2))).isEqualTo(StarlarkInt.of(-2));
     assertThat(call("floor", StarlarkInt.of(5))).isEqualTo(StarlarkInt.of(5));
-    assertThat(call("ceil", StarlarkFloat.of(1e30)).toString()).isEqualTo("1000000000000000019884624838656");
+    assertThat(call("ceil", StarlarkFloat.of(1e30)).toString())
+        .isEqualTo("1000000000000000019884624838656");
     assertThatThrownBy(() -> call("ceil", StarlarkFloat.of(Double.POSITIVE_INFINITY)))
         .hasMessage("cannot convert float infinity to integer");
   }
@@ -50,7 +51,8 @@ class MathModuleTest {
     assertThat(d("log", 0)).isEqualTo(Double.NEGATIVE_INFINITY);
     assertThat(d("log", 8, 2)).isEqualTo(3.0);
     assertThat(d("gamma", 5)).isEqualTo(24.0);
-    assertThat(d("gamma", 0.5)).isCloseTo(Math.sqrt(Math.PI), org.assertj.core.data.Offset.offset(1e-15));
+    assertThat(d("gamma", 0.5))
+        .isCloseTo(Math.sqrt(Math.PI), org.assertj.core.data.Offset.offset(1e-15));
     assertThat(d("gamma", -1)).isNaN();
     assertThat(d("degrees", Math.PI)).isEqualTo(180.0);
     assertThat(((StarlarkFloat) math.attr("pi")).value()).isEqualTo(Math.PI);
@@ -58,9 +60,11 @@ class MathModuleTest {
 
   @Test
   void errors() {
-    assertThatThrownBy(() -> call("log", StarlarkInt.of(2), StarlarkInt.of(1))).hasMessage("division by zero");
+    assertThatThrownBy(() -> call("log", StarlarkInt.of(2), StarlarkInt.of(1)))
+        .hasMessage("division by zero");
     assertThatThrownBy(() -> call("sqrt", StarlarkString.of("x")))
         .hasMessage("sqrt: for parameter 1: got string, want float or int");
-    assertThatThrownBy(() -> call("pow", StarlarkInt.of(1))).hasMessage("pow: got 1 arguments, want 2");
+    assertThatThrownBy(() -> call("pow", StarlarkInt.of(1)))
+        .hasMessage("pow: got 1 arguments, want 2");
   }
 }

@@ -28,13 +28,30 @@ class ResolverTest {
   @Test
   void codemodeRejectsDisabledFeatures() {
     Dialect cm = Dialect.CODEMODE;
-    assertThat(errors("s = set()\n", cm)).containsExactly("r.star:1:5: this Starlark dialect does not support sets");
+    assertThat(errors("s = set()\n", cm))
+        .containsExactly("r.star:1:5: this Starlark dialect does not support sets");
     assertThat(errors("def f():\n  while True:\n    pass\n", cm))
         .containsExactly("r.star:2:3: this Starlark dialect does not support while loops");
-    assertThat(errors("for x in []:\n  pass\n", cm)).containsExactly("r.star:1:1: for loop not within a function");
-    assertThat(errors("if True:\n  pass\n", cm)).containsExactly("r.star:1:1: if statement not within a function");
-    assertThat(errors("x = 1\nx = 2\n", cm)).containsExactly("r.star:2:1: cannot reassign global x declared at r.star:1:1");
-    assertThat(errors("x = [1]\nx += [2]\n", cm)).containsExactly("r.star:2:1: cannot reassign global x declared at r.star:1:1");
+    assertThat(errors("for x in []:\n  pass\n", cm))
+        .containsExactly("r.star:1:1: for loop not within a function");
+    assertThat(errors("if True:\n  pass\n", cm))
+        .containsExactly("r.star:1:1: if statement not within a function");
+    assertThat(errors("x = 1\nx = 2\n", cm))
+        .containsExactly("r.star:2:1: cannot reassign global x declared at r.star:1:1");
+    assertThat(errors("x = [1]\nx += [2]\n", cm))
+        .containsExactly("r.star:2:1: cannot reassign global x declared at r.star:1:1");
+  }
+
+  @Test
+  void aRepeatedKeywordArgumentReadsAsCodeModeSaysIt() {
+    assertThat(errors("len(key=1, key=2)\n", Dialect.CODEMODE))
+        .containsExactly("r.star:1:12: keyword argument key repeated");
+  }
+
+  @Test
+  void aRepeatedKeywordArgumentReadsAsUpstreamSaysItInOtherDialects() {
+    assertThat(errors("len(key=1, key=2)\n", Dialect.FULL))
+        .containsExactly("r.star:1:12: keyword argument \"key\" is repeated");
   }
 
   @Test
@@ -47,10 +64,11 @@ class ResolverTest {
   void reportsAllErrorsWithHints() {
     List<String> errs = errors("hello = 1\nlen(hollo)\nreturn\nbreak\n", Dialect.CODEMODE);
     // starlark-go's order: statement errors as found, then names resolved at the end of the file
-    assertThat(errs).containsExactly(
-        "r.star:3:1: return statement not within a function",
-        "r.star:4:1: break not in a loop",
-        "r.star:2:5: undefined: hollo (did you mean hello?)");
+    assertThat(errs)
+        .containsExactly(
+            "r.star:3:1: return statement not within a function",
+            "r.star:4:1: break not in a loop",
+            "r.star:2:5: undefined: hollo (did you mean hello?)");
   }
 
   @Test

@@ -35,12 +35,15 @@ class ParserTest {
 
   @Test
   void literals() throws SyntaxError {
-    FileNode f = parse("x = [0x1F, 0o17, 0b101, 123456789012345678901234567890, 1.5e3, 'a\\tb', b'\\xff', r'\\n']\n");
+    FileNode f =
+        parse(
+            "x = [0x1F, 0o17, 0b101, 123456789012345678901234567890, 1.5e3, 'a\\tb', b'\\xff', r'\\n']\n");
     Expr.ListExpr l = (Expr.ListExpr) ((Stmt.AssignStmt) f.stmts.get(0)).rhs;
     assertThat(((Expr.Literal) l.list.get(0)).value).isEqualTo(31L);
     assertThat(((Expr.Literal) l.list.get(1)).value).isEqualTo(15L);
     assertThat(((Expr.Literal) l.list.get(2)).value).isEqualTo(5L);
-    assertThat(((Expr.Literal) l.list.get(3)).value).isEqualTo(new BigInteger("123456789012345678901234567890"));
+    assertThat(((Expr.Literal) l.list.get(3)).value)
+        .isEqualTo(new BigInteger("123456789012345678901234567890"));
     assertThat(((Expr.Literal) l.list.get(4)).value).isEqualTo(1500.0);
     assertThat(((Expr.Literal) l.list.get(5)).value).isEqualTo("a\tb");
     assertThat((byte[]) ((Expr.Literal) l.list.get(6)).value).containsExactly((byte) 0xff);
@@ -60,7 +63,8 @@ class ParserTest {
     assertThat(error("s = '\\377'\n")).contains("non-ASCII octal escape \\377");
     assertThat(error("s = 'abc\n")).contains("unexpected newline in string");
     assertThat(error("s = '\\q'\n")).contains("invalid escape sequence \\q");
-    assertThat(error("def f():\n    pass\n  pass\n")).contains("unindent does not match any outer indentation level");
+    assertThat(error("def f():\n    pass\n  pass\n"))
+        .contains("unindent does not match any outer indentation level");
     assertThat(error("class X: pass\n")).contains("got illegal token, want primary expression");
     assertThat(error("load = 1\n")).contains("got '=', want '('");
     assertThat(error("a, b, = 1, 2\n")).contains("unparenthesized tuple with trailing comma");
@@ -75,14 +79,20 @@ class ParserTest {
   @Test
   void deepNestingIsASyntaxErrorNotAStackOverflow() {
     String deep = "x = " + "(".repeat(5000) + "1" + ")".repeat(5000) + "\n";
-    assertThatThrownBy(() -> parse(deep)).isInstanceOf(SyntaxError.class).hasMessageContaining("nesting too deep");
+    assertThatThrownBy(() -> parse(deep))
+        .isInstanceOf(SyntaxError.class)
+        .hasMessageContaining("nesting too deep");
     String unary = "x = " + "-".repeat(5000) + "1\n";
-    assertThatThrownBy(() -> parse(unary)).isInstanceOf(SyntaxError.class).hasMessageContaining("nesting too deep");
+    assertThatThrownBy(() -> parse(unary))
+        .isInstanceOf(SyntaxError.class)
+        .hasMessageContaining("nesting too deep");
     StringBuilder blocks = new StringBuilder("def f():\n");
     for (int i = 1; i < 400; i++) {
       blocks.append(" ".repeat(i)).append("if 1:\n");
     }
     blocks.append(" ".repeat(400)).append("pass\n");
-    assertThatThrownBy(() -> parse(blocks.toString())).isInstanceOf(SyntaxError.class).hasMessageContaining("nesting too deep");
+    assertThatThrownBy(() -> parse(blocks.toString()))
+        .isInstanceOf(SyntaxError.class)
+        .hasMessageContaining("nesting too deep");
   }
 }
