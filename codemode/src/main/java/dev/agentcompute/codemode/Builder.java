@@ -5,83 +5,74 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Collects registrations for one {@link Server}. Single-threaded and one-shot: the first
- * {@link #build()} closes it, even when it fails. Capability problems are recorded and reported
- * together by {@code build}; {@link #register} itself only fails for a closed builder.
+ * Collects registrations for one {@link Server}. Single-threaded and one-shot: the first {@link
+ * #build()} closes it, even when it fails. Capability problems are recorded and reported together
+ * by {@code build}; {@link #register} itself only fails for a closed builder.
  */
 public final class Builder {
 
-    private final Options options;
-    private final List<Capability<?, ?>> registrations = new ArrayList<>();
-    private boolean closed;
+  private final Options options;
+  private final List<Capability<?, ?>> registrations = new ArrayList<>();
+  private boolean closed;
 
-    Builder(Options options) {
-        this.options = options == null ? new Options(null, null, null) : options;
+  Builder(Options options) {
+    this.options = options == null ? new Options(null, null, null) : options;
+  }
+
+  /** Adds a capability; its problems surface at {@link #build()}. */
+  public Builder register(Capability<?, ?> capability) {
+    if (closed) {
+      throw new IllegalStateException("CodeMode builder is already closed; create a new builder");
     }
-
-    /** Adds a capability; its problems surface at {@link #build()}. */
-    public Builder register(Capability<?, ?> capability) {
-        if (closed) {
-            throw new IllegalStateException("CodeMode builder is already closed; create a new builder");
-        }
-        if (capability == null) {
-            throw new NullPointerException("capability");
-        }
-        registrations.add(capability);
-        return this;
+    if (capability == null) {
+      throw new NullPointerException("capability");
     }
+    registrations.add(capability);
+    return this;
+  }
 
-    /**
-     * Validates everything, builds the immutable server and probes the worker entry. Fails with
-     * {@link Failure#INVALID_REGISTRATION} listing every problem.
-     */
-    public Server build() throws CodeModeException {
-        if (closed) {
-            throw CodeModeException.invalidRegistration("builder is already closed");
-        }
-        closed = true;
-        if (CodeMode.isWorker()) {
-            throw CodeModeException.invalidRegistration(WORKER_MODE_BUILD);
-        }
-        List<String> problems = new ArrayList<>();
-        if (options.policy() == null) {
-            problems.add("Authorizer must not be nil");
-        }
-        Limits limits = resolve(options.limits(), problems);
-        Catalog catalog = Catalog.build(registrations, options.disabledCapabilities(), problems);
-        if (!problems.isEmpty()) {
-            throw CodeModeException.invalidRegistration(problems);
-        }
-        return Server.start(catalog, options.policy(), limits);
+  /**
+   * Validates everything, builds the immutable server and probes the worker entry. Fails with
+   * {@link Failure#INVALID_REGISTRATION} listing every problem.
+   */
+  public Server build() throws CodeModeException {
+    if (closed) {
+      throw CodeModeException.invalidRegistration("builder is already closed");
     }
-
-    static final String WORKER_MODE_BUILD = "Build ran in CodeMode worker mode; call "
-            + "codemode.ServeWorkerAndExit() as the first statement of main and of TestMain in test binaries, "
-            + "before flag parsing or constructing credentials, clients, authorizers, handlers, or a Server";
-
-    private static Limits resolve(Limits requested, List<String> problems) {
-        Limits l = requested;
-        List<String> negative = new ArrayList<>();
-        // Negative values are reported before defaulting: zero means default, negative is an error.
-        Limits probe = new Limits(sign(l.maxSourceBytes()), sign(l.maxExecutionSteps()),
-                l.maxExecutionTime().isNegative() ? java.time.Duration.ofNanos(-1) : java.time.Duration.ofNanos(1),
-                sign(l.maxNativeCalls()), sign(l.maxValueDepth()), sign(l.maxValueBytes()),
-                sign(l.maxIntermediateValueBytes()), sign(l.maxSearchQueryBytes()), sign(l.maxSearchResults()),
-                sign(l.maxConcurrentExecutions()), sign(l.maxWorkerMemoryBytes()), sign(l.maxExecutionsPerWorker()));
-        for (String p : probe.problems()) {
-            if (!p.contains("at least")) {
-                negative.add(p);
-            }
-        }
-        problems.addAll(negative);
-        Limits resolved = l.resolve();
-        if (negative.isEmpty()) {
-            problems.addAll(resolved.problems());
-        }
-        return resolved;
+    closed = true;
+    if (CodeMode.isWorker()) {
+      throw CodeModeException.invalidRegistration(WORKER_MODE_BUILD);
     }
-
-    private static long sign(long v) {
-        return v < 0 ? -1 : 1;
+    List<String> problems = new ArrayList<>();
+    if (options.policy() == null) {
+      problems.add("Authorizer must not be nil");
     }
+    Limits limits = resolve(options.limits(), problems);
+    Catalog catalog =
+        Catalog.build(
+            registrations,
+            options.disabledCapabilities(),
+            options.confirmationRequired(),
+            problems);
+    if (!problems.isEmpty()) {
+      throw CodeModeException.invalidRegistration(problems);
+    }
+    return Server.start(catalog, options, limits);
+  }
+
+  static final String WORKER_MODE_BUILD =
+      "Build ran in CodeMode worker mode; call "
+          + "codemode.ServeWorkerAndExit() as the first statement of main and of TestMain in test binaries, "
+          + "before flag parsing or constructing credentials, clients, authorizers, handlers, or a Server";
+
+  private static Limits resolve(Limits requested, List<String> problems) {
+    // Negative values are reported before defaulting: zero means default, negative is an error.
+    List<String> negative = requested.negativeProblems();
+    problems.addAll(negative);
+    Limits resolved = requested.resolve();
+    if (negative.isEmpty()) {
+      problems.addAll(resolved.problems());
+    }
+    return resolved;
+  }
 }

@@ -3,35 +3,33 @@ package dev.agentcompute.codemode;
 import dev.agentcompute.codemode.worker.WorkerMain;
 
 /**
- * Front door. {@link #serveWorkerAndExit()} must be the first statement of every {@code main}
- * (and of test entry points) of a program that builds a server; {@link #builder(Options)}
- * starts a server build.
+ * Front door. {@link #serveWorkerAndExit()} must be the first statement of every {@code main} (and
+ * of test entry points) of a program that builds a server; {@link #builder(Options)} starts a
+ * server build.
  */
 public final class CodeMode {
 
-    /** The marker variable of worker processes; its value is exactly {@code 1}. */
-    public static final String WORKER_MARKER = "CODEMODE_WORKER";
+  /** The marker variable of worker processes; its value is exactly {@code 1}. */
+  public static final String WORKER_MARKER = "CODEMODE_WORKER";
 
-    private CodeMode() {
-    }
+  private CodeMode() {}
 
-    public static Builder builder(Options options) {
-        return new Builder(options);
-    }
+  public static Builder builder(Options options) {
+    return new Builder(options);
+  }
 
-    /** Whether this process was started as a CodeMode worker. */
-    public static boolean isWorker() {
-        return "1".equals(System.getenv(WORKER_MARKER));
-    }
+  /** Whether this process was started as a CodeMode worker. */
+  public static boolean isWorker() {
+    return "1".equals(System.getenv(WORKER_MARKER));
+  }
 
-    /**
-     * Returns immediately in an ordinary process. In a worker process, serves the private
-     * protocol on standard input and output and then terminates the JVM; nothing after this call
-     * runs.
-     */
-    public static void serveWorkerAndExit() {
-        if (isWorker()) {
-            WorkerMain.serveAndExit();
-        }
+  /**
+   * Returns immediately in an ordinary process. In a worker process, serves the private protocol on
+   * standard input and output and then terminates the JVM; nothing after this call runs.
+   */
+  public static void serveWorkerAndExit() {
+    if (isWorker()) {
+      WorkerMain.serveAndExit();
     }
+  }
 }

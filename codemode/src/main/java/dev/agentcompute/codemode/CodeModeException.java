@@ -4,77 +4,124 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The only exception CodeMode's public operations throw. {@link #failure()} is the
- * classification; {@link #safeDetail()} is model-derived text that may be shown to the client
- * (parse positions, binding diagnostics, sanitized {@link AgentError} messages) and exists only
- * for {@link Failure#allowsSafeDetail()} classes. {@link #getMessage()} is
- * {@code "<text>"} or {@code "<text>: <detail>"}. Registration failures carry a host-side
- * diagnostic in the message instead (never sent to clients).
+ * The only exception CodeMode's public operations throw. {@link #failure()} is the classification;
+ * {@link #safeDetail()} is model-derived text that may be shown to the client (parse positions,
+ * binding diagnostics, sanitized {@link AgentError} messages) and exists only for {@link
+ * Failure#allowsSafeDetail()} classes. {@link #getMessage()} is {@code "<text>"} or {@code "<text>:
+ * <detail>"}. Registration failures carry a host-side diagnostic in the message instead (never sent
+ * to clients).
  */
 public final class CodeModeException extends Exception {
 
-    private final Failure failure;
-    private final String safeDetail;
-    private final boolean deadlineExceeded;
+  private final Failure failure;
+  private final String safeDetail;
+  private final boolean deadlineExceeded;
+  private final PendingConfirmation pending;
 
-    private CodeModeException(Failure failure, String safeDetail, String message, boolean deadlineExceeded) {
-        super(message, null, false, false);
-        this.failure = failure;
-        this.safeDetail = safeDetail;
-        this.deadlineExceeded = deadlineExceeded;
-    }
+  private CodeModeException(
+      Failure failure, String safeDetail, String message, boolean deadlineExceeded) {
+    this(failure, safeDetail, message, deadlineExceeded, null);
+  }
 
-    /** A bare classification. */
-    public static CodeModeException of(Failure failure) {
-        return new CodeModeException(Objects.requireNonNull(failure), null, failure.text(), false);
-    }
+  private CodeModeException(
+      Failure failure,
+      String safeDetail,
+      String message,
+      boolean deadlineExceeded,
+      PendingConfirmation pending) {
+    super(message, null, false, false);
+    this.failure = failure;
+    this.safeDetail = safeDetail;
+    this.deadlineExceeded = deadlineExceeded;
+    this.pending = pending;
+  }
 
-    /** A classification with a safe detail; the detail is dropped for classes that do not allow one. */
-    public static CodeModeException withDetail(Failure failure, String detail) {
-        if (detail == null || detail.isEmpty() || !failure.allowsSafeDetail()) {
-            return of(failure);
-        }
-        return new CodeModeException(failure, detail, failure.text() + ": " + detail, false);
-    }
+  /** A bare classification. */
+  public static CodeModeException of(Failure failure) {
+    return new CodeModeException(Objects.requireNonNull(failure), null, failure.text(), false);
+  }
 
-    /** {@code resource limit exceeded} caused by the execution deadline. */
-    public static CodeModeException deadline() {
-        return new CodeModeException(Failure.RESOURCE_LIMIT, null, Failure.RESOURCE_LIMIT.text(), true);
+  /**
+   * A classification with a safe detail; the detail is dropped for classes that do not allow one.
+   */
+  public static CodeModeException withDetail(Failure failure, String detail) {
+    if (detail == null || detail.isEmpty() || !failure.allowsSafeDetail()) {
+      return of(failure);
     }
+    return new CodeModeException(failure, detail, failure.text() + ": " + detail, false);
+  }
 
-    /** {@code invalid registration: <diagnostic>} (host-side text, never shown to clients). */
-    public static CodeModeException invalidRegistration(String diagnostic) {
-        return new CodeModeException(Failure.INVALID_REGISTRATION, null,
-                Failure.INVALID_REGISTRATION.text() + ": " + diagnostic, false);
-    }
+  /** {@code resource limit exceeded} caused by the execution deadline. */
+  public static CodeModeException deadline() {
+    return new CodeModeException(Failure.RESOURCE_LIMIT, null, Failure.RESOURCE_LIMIT.text(), true);
+  }
 
-    /** Several registration diagnostics, each {@code invalid registration: <diagnostic>}, one per line. */
-    public static CodeModeException invalidRegistration(java.util.List<String> diagnostics) {
-        StringBuilder b = new StringBuilder();
-        for (String d : diagnostics) {
-            if (!b.isEmpty()) {
-                b.append('\n');
-            }
-            b.append(Failure.INVALID_REGISTRATION.text()).append(": ").append(d);
-        }
-        return new CodeModeException(Failure.INVALID_REGISTRATION, null, b.toString(), false);
-    }
+  /** {@code invalid registration: <diagnostic>} (host-side text, never shown to clients). */
+  public static CodeModeException invalidRegistration(String diagnostic) {
+    return new CodeModeException(
+        Failure.INVALID_REGISTRATION,
+        null,
+        Failure.INVALID_REGISTRATION.text() + ": " + diagnostic,
+        false);
+  }
 
-    public Failure failure() {
-        return failure;
+  /**
+   * Several registration diagnostics, each {@code invalid registration: <diagnostic>}, one per
+   * line.
+   */
+  public static CodeModeException invalidRegistration(java.util.List<String> diagnostics) {
+    StringBuilder b = new StringBuilder();
+    for (String d : diagnostics) {
+      if (!b.isEmpty()) {
+        b.append('\n');
+      }
+      b.append(Failure.INVALID_REGISTRATION.text()).append(": ").append(d);
     }
+    return new CodeModeException(Failure.INVALID_REGISTRATION, null, b.toString(), false);
+  }
 
-    public Optional<String> safeDetail() {
-        return Optional.ofNullable(safeDetail);
-    }
+  /**
+   * {@code confirmation required: <name>(<args>) needs approval; ...}: the call that needs a
+   * person's approval, with the token that approves it (spec policy.md §5).
+   */
+  public static CodeModeException confirmationRequired(PendingConfirmation pending) {
+    String text =
+        Failure.CONFIRMATION_REQUIRED.text()
+            + ": "
+            + pending.capability()
+            + "("
+            + pending.arguments()
+            + ") needs approval; if the user agrees, run execute again with confirmation \""
+            + pending.token()
+            + "\" (valid until "
+            + java.time.format.DateTimeFormatter.ISO_INSTANT.format(pending.expiresAt())
+            + "). Calls made before this one already ran.";
+    return new CodeModeException(Failure.CONFIRMATION_REQUIRED, null, text, false, pending);
+  }
 
-    /** True when a resource-limit failure came from the execution deadline. */
-    public boolean deadlineExceeded() {
-        return deadlineExceeded;
-    }
+  /** The call awaiting approval, for {@link Failure#CONFIRMATION_REQUIRED}. */
+  public Optional<PendingConfirmation> pendingConfirmation() {
+    return Optional.ofNullable(pending);
+  }
 
-    /** The text a client may see: the classification plus safe detail when allowed. */
-    public String clientText() {
-        return safeDetail == null ? failure.text() : failure.text() + ": " + safeDetail;
+  public Failure failure() {
+    return failure;
+  }
+
+  public Optional<String> safeDetail() {
+    return Optional.ofNullable(safeDetail);
+  }
+
+  /** True when a resource-limit failure came from the execution deadline. */
+  public boolean deadlineExceeded() {
+    return deadlineExceeded;
+  }
+
+  /** The text a client may see: the classification plus safe detail when allowed. */
+  public String clientText() {
+    if (pending != null) {
+      return getMessage();
     }
+    return safeDetail == null ? failure.text() : failure.text() + ": " + safeDetail;
+  }
 }

@@ -2,56 +2,110 @@ package dev.agentcompute.codemode;
 
 import dev.agentcompute.codemode.authz.Authorizer;
 import dev.agentcompute.codemode.authz.Policy;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Configuration of one server build. The policy is required (there is no default); disabled
  * capabilities are stable ids removed when the catalog is built; zero limits take defaults.
+ *
+ * @param confirmationRequired capability ids each of whose calls needs a person's confirmation, as
+ *     if registered {@link Confirmation#REQUIRED} (the server's {@code sandbox.confirm}); unknown
+ *     or repeated ids fail the build
+ * @param tokens the token secret and used-confirmation memory; share one across rebuilds ({@link
+ *     Tokens#random()} when null)
+ * @param clock the time tokens expire by and idle workers age by (the system clock when null)
+ * @param audit receives a record of every native call ({@link AuditSink#NONE} when null)
  */
-public record Options(Policy policy, List<String> disabledCapabilities, Limits limits) {
+public record Options(
+    Policy policy,
+    List<String> disabledCapabilities,
+    Limits limits,
+    List<String> confirmationRequired,
+    Tokens tokens,
+    InstantSource clock,
+    AuditSink audit) {
 
-    public Options {
-        disabledCapabilities = disabledCapabilities == null ? List.of() : List.copyOf(disabledCapabilities);
-        limits = limits == null ? Limits.unset() : limits;
+  public Options {
+    disabledCapabilities =
+        disabledCapabilities == null ? List.of() : List.copyOf(disabledCapabilities);
+    limits = limits == null ? Limits.unset() : limits;
+    confirmationRequired =
+        confirmationRequired == null ? List.of() : List.copyOf(confirmationRequired);
+    tokens = tokens == null ? Tokens.random() : tokens;
+    clock = clock == null ? InstantSource.system() : clock;
+    audit = audit == null ? AuditSink.NONE : audit;
+  }
+
+  /** The original three options; the others take their defaults. */
+  public Options(Policy policy, List<String> disabledCapabilities, Limits limits) {
+    this(policy, disabledCapabilities, limits, null, null, null, null);
+  }
+
+  public static Draft builder() {
+    return new Draft();
+  }
+
+  /** Fluent construction of {@link Options}. */
+  public static final class Draft {
+    private Policy policy;
+    private final List<String> disabled = new ArrayList<>();
+    private final List<String> confirm = new ArrayList<>();
+    private Limits limits = Limits.unset();
+    private Tokens tokens;
+    private InstantSource clock;
+    private AuditSink audit;
+
+    private Draft() {}
+
+    public Draft policy(Policy policy) {
+      this.policy = policy;
+      return this;
     }
 
-    public static Draft builder() {
-        return new Draft();
+    /** Execute-time authorizer; discovery stays unrestricted ({@link Policy#of}). */
+    public Draft authorizer(Authorizer authorizer) {
+      this.policy = authorizer == null ? null : Policy.of(authorizer);
+      return this;
     }
 
-    /** Fluent construction of {@link Options}. */
-    public static final class Draft {
-        private Policy policy;
-        private final List<String> disabled = new ArrayList<>();
-        private Limits limits = Limits.unset();
-
-        private Draft() {
-        }
-
-        public Draft policy(Policy policy) {
-            this.policy = policy;
-            return this;
-        }
-
-        /** Execute-time authorizer; discovery stays unrestricted ({@link Policy#of}). */
-        public Draft authorizer(Authorizer authorizer) {
-            this.policy = authorizer == null ? null : Policy.of(authorizer);
-            return this;
-        }
-
-        public Draft disable(String... capabilityIds) {
-            disabled.addAll(List.of(capabilityIds));
-            return this;
-        }
-
-        public Draft limits(Limits limits) {
-            this.limits = limits;
-            return this;
-        }
-
-        public Options build() {
-            return new Options(policy, disabled, limits);
-        }
+    public Draft disable(String... capabilityIds) {
+      disabled.addAll(List.of(capabilityIds));
+      return this;
     }
+
+    /** Every call of these capability ids needs a person's confirmation. */
+    public Draft requireConfirmation(String... capabilityIds) {
+      confirm.addAll(List.of(capabilityIds));
+      return this;
+    }
+
+    public Draft limits(Limits limits) {
+      this.limits = limits;
+      return this;
+    }
+
+    /** The token secret and used-confirmation memory ({@link Tokens#withSecret}). */
+    public Draft tokens(Tokens tokens) {
+      this.tokens = tokens;
+      return this;
+    }
+
+    /** The clock of token expiry and worker idle time (tests inject one). */
+    public Draft clock(InstantSource clock) {
+      this.clock = clock;
+      return this;
+    }
+
+    /** Receives a record of every native call (the server's audit log and metrics). */
+    public Draft audit(AuditSink audit) {
+      this.audit = audit;
+      return this;
+    }
+
+    public Options build() {
+      return new Options(policy, disabled, limits, confirm, tokens, clock, audit);
+    }
+  }
 }

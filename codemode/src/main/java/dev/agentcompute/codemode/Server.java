@@ -16,98 +16,167 @@ import java.util.List;
  */
 public final class Server implements AutoCloseable {
 
-    private final Catalog catalog;
-    private final SearchIndex index;
-    private final Policy policy;
-    private final Limits limits;
-    private final Executor executor;
+  private final Catalog catalog;
+  private final SearchIndex index;
+  private final Policy policy;
+  private final Limits limits;
+  private final Executor executor;
+  private final SearchCursors cursors;
 
-    private Server(Catalog catalog, Policy policy, Limits limits, Executor executor) {
-        this.catalog = catalog;
-        this.index = new SearchIndex(catalog);
-        this.policy = policy;
-        this.limits = limits;
-        this.executor = executor;
-    }
+  private Server(
+      Catalog catalog, Policy policy, Limits limits, Executor executor, SearchCursors cursors) {
+    this.catalog = catalog;
+    this.index = new SearchIndex(catalog);
+    this.policy = policy;
+    this.limits = limits;
+    this.executor = executor;
+    this.cursors = cursors;
+  }
 
-    static Server start(Catalog catalog, Policy policy, Limits limits) throws CodeModeException {
-        Executor executor = Executor.start(catalog, policy, limits);
-        return new Server(catalog, policy, limits, executor);
-    }
+  static Server start(Catalog catalog, Options options, Limits limits) throws CodeModeException {
+    Tokens tokens = options.tokens();
+    Executor executor =
+        Executor.start(
+            catalog,
+            options.policy(),
+            limits,
+            new Executor.Services(
+                tokens.signer(), tokens.ledger(), options.clock(), options.audit()));
+    SearchCursors cursors =
+        new SearchCursors(tokens.signer(), options.clock(), catalog.generation(), options.policy());
+    return new Server(catalog, options.policy(), limits, executor, cursors);
+  }
 
-    /** The resolved limits this server enforces. */
-    public Limits limits() {
-        return limits;
-    }
+  /** The resolved limits this server enforces. */
+  public Limits limits() {
+    return limits;
+  }
 
-    /**
-     * Ranks the capabilities this subject may discover. A capability denied at discovery is
-     * indistinguishable from an unknown one.
-     */
-    public SearchResponse search(Context ctx, Subject subject, String query) throws CodeModeException {
-        checkCaller(ctx, subject);
-        List<String> tokens = SearchIndex.queryTokens(query == null ? "" : query, limits.maxSearchQueryBytes());
-        if (tokens.isEmpty()) {
-            return new SearchResponse(List.of(), false);
-        }
-        List<Entry> visible = new ArrayList<>();
-        for (Entry e : catalog.entries()) {
-            if (Access.discover(policy, ctx, subject, e)) {
-                visible.add(e);
-            }
-        }
-        return index.search(query, tokens, visible, limits.maxSearchResults());
-    }
+  /**
+   * Ranks the capabilities this subject may discover (the first page). A capability denied at
+   * discovery is indistinguishable from an unknown one.
+   */
+  public SearchResponse search(Context ctx, Subject subject, String query)
+      throws CodeModeException {
+    return search(ctx, subject, query, null);
+  }
 
-    /** Exact lookup of an enabled name the subject may discover; otherwise {@code capability not found}. */
-    public Description describe(Context ctx, Subject subject, String name) throws CodeModeException {
-        checkCaller(ctx, subject);
-        Entry e = name == null ? null : catalog.byName(name);
-        if (e == null || !Access.discover(policy, ctx, subject, e)) {
-            throw CodeModeException.of(Failure.NOT_FOUND);
-        }
-        return e.describe();
+  /**
+   * The page of a search that {@code cursor} (a previous response's {@code nextCursor} for the same
+   * query) points at; null or empty for the first page. Every page asks the policy again; pages
+   * never repeat or skip a capability while the catalogue and the caller's permissions stay the
+   * same. A cursor that fails verification reads {@code invalid cursor}.
+   */
+  public SearchResponse search(Context ctx, Subject subject, String query, String cursor)
+      throws CodeModeException {
+    checkCaller(ctx, subject);
+    String q = query == null ? "" : query;
+    List<String> tokens = SearchIndex.queryTokens(q, limits.maxSearchQueryBytes());
+    long offset = cursors.offset(ctx, subject, q, tokens, cursor);
+    if (tokens.isEmpty()) {
+      return new SearchResponse(List.of(), false);
     }
+    List<Entry> visible = new ArrayList<>();
+    for (Entry e : catalog.entries()) {
+      if (Access.discover(policy, ctx, subject, e)) {
+        visible.add(e);
+      }
+    }
+    SearchResponse page = index.search(q, tokens, visible, limits.maxSearchResults(), offset);
+    if (!page.truncated() || page.results().isEmpty()) {
+      return page;
+    }
+    long next = offset + page.results().size();
+    return new SearchResponse(page.results(), true, cursors.next(ctx, subject, q, tokens, next));
+  }
 
-    /**
-     * Runs one Starlark program in a worker process and returns main's value as null, Boolean,
-     * Long, Double, String, List or Map (keys sorted).
-     */
-    public Object execute(Context ctx, Subject subject, String source) throws CodeModeException {
-        return executor.execute(ctx, subject, source == null ? "" : source);
+  /**
+   * Exact lookup of an enabled name the subject may discover; otherwise {@code capability not
+   * found}.
+   */
+  public Description describe(Context ctx, Subject subject, String name) throws CodeModeException {
+    checkCaller(ctx, subject);
+    Entry e = name == null ? null : catalog.byName(name);
+    if (e == null || !Access.discover(policy, ctx, subject, e)) {
+      throw CodeModeException.of(Failure.NOT_FOUND);
     }
+    return e.describe();
+  }
 
-    /** The policy's scope key for this caller (cursor binding); failures are policy failures. */
-    public String scopeKey(Context ctx, Subject subject) throws CodeModeException {
-        checkCaller(ctx, subject);
-        try {
-            return policy.scopeKey(ctx, subject);
-        } catch (Throwable t) {
-            throw CodeModeException.of(Failure.POLICY_FAILURE);
-        }
-    }
+  /**
+   * Runs one Starlark program in a worker process and returns main's value as null, Boolean, Long,
+   * Double, String, List or Map (keys sorted).
+   */
+  public Object execute(Context ctx, Subject subject, String source) throws CodeModeException {
+    return execute(ctx, subject, Execution.of(source));
+  }
 
-    /** Worker processes started so far (idle pre-started ones included): a diagnostic for tests and benchmarks. */
-    public long workersStarted() {
-        return executor.workersStarted();
-    }
+  /**
+   * As {@link #execute(Context, Subject, String)}, with what the caller brings along: a
+   * continuation token approving one call, and a way to ask a person now ({@link Confirmer}).
+   */
+  public Object execute(Context ctx, Subject subject, Execution execution)
+      throws CodeModeException {
+    return executor.execute(ctx, subject, execution == null ? Execution.of("") : execution);
+  }
 
-    /** Worker processes alive now (idle, starting and busy): never more than MaxConcurrentExecutions. */
-    public int liveWorkers() {
-        return executor.liveWorkers();
-    }
+  /** The policy's scope key for this caller (cursor binding); failures are policy failures. */
+  public String scopeKey(Context ctx, Subject subject) throws CodeModeException {
+    checkCaller(ctx, subject);
+    return Access.scopeKey(policy, ctx, subject);
+  }
 
-    @Override
-    public void close() {
-        executor.close();
-    }
+  /**
+   * The catalogue generation bound into tokens: the same on every instance serving the same enabled
+   * catalogue, different after a reload that changes it.
+   */
+  public String catalogueGeneration() {
+    return catalog.generation();
+  }
 
-    private static void checkCaller(Context ctx, Subject subject) throws CodeModeException {
-        if (ctx == null) {
-            throw CodeModeException.of(Failure.INTERNAL);
-        }
-        if (subject == null || !subject.isAuthenticated()) {
-            throw CodeModeException.of(Failure.UNAUTHENTICATED);
-        }
+  /**
+   * Worker processes started so far (idle pre-started ones included): a diagnostic for tests and
+   * benchmarks.
+   */
+  public long workersStarted() {
+    return executor.workersStarted();
+  }
+
+  /**
+   * Executions waiting for a worker slot now (per-subject cap or all slots busy): a diagnostic for
+   * tests, benchmarks and a queue-depth metric.
+   */
+  public int queuedExecutions() {
+    return executor.queuedExecutions();
+  }
+
+  /**
+   * Worker processes alive now (idle, starting and busy): never more than MaxConcurrentExecutions.
+   */
+  public int liveWorkers() {
+    return executor.liveWorkers();
+  }
+
+  /**
+   * The command line this server starts worker JVMs with (java binary, flags, class path, worker
+   * main class); a worker's environment holds only {@link CodeMode#WORKER_MARKER}{@code =1}. A
+   * diagnostic for benchmarks and operators.
+   */
+  public List<String> workerCommand() {
+    return executor.workerCommand();
+  }
+
+  @Override
+  public void close() {
+    executor.close();
+  }
+
+  private static void checkCaller(Context ctx, Subject subject) throws CodeModeException {
+    if (ctx == null) {
+      throw CodeModeException.of(Failure.INTERNAL);
     }
+    if (subject == null || !subject.isAuthenticated()) {
+      throw CodeModeException.of(Failure.UNAUTHENTICATED);
+    }
+  }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentcompute.codemode.authz.Subject;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -12,69 +13,91 @@ import org.junit.jupiter.api.Test;
 
 class WorkerModeTest {
 
-    @Test
-    void buildRefusesToRunInsideAWorker() throws Exception {
-        String java = ProcessHandle.current().info().command().orElseThrow();
-        ProcessBuilder pb = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                BuildInWorkerModeMain.class.getName());
-        pb.environment().put(CodeMode.WORKER_MARKER, "1");
-        pb.redirectErrorStream(true);
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        assertThat(out).contains("invalid registration: Build ran in CodeMode worker mode; call "
+  @Test
+  void buildRefusesToRunInsideAWorker() throws Exception {
+    String java = ProcessHandle.current().info().command().orElseThrow();
+    ProcessBuilder pb =
+        new ProcessBuilder(
+            java,
+            "-cp",
+            System.getProperty("java.class.path"),
+            BuildInWorkerModeMain.class.getName());
+    pb.environment().put(CodeMode.WORKER_MARKER, "1");
+    pb.redirectErrorStream(true);
+    Process p = pb.start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(out)
+        .contains(
+            "invalid registration: Build ran in CodeMode worker mode; call "
                 + "codemode.ServeWorkerAndExit() as the first statement of main and of TestMain in test binaries, "
                 + "before flag parsing or constructing credentials, clients, authorizers, handlers, or a Server");
-        assertThat(CodeMode.isWorker()).isFalse();
-    }
+    assertThat(CodeMode.isWorker()).isFalse();
+  }
 
-    @Test
-    void theDeadlineCoversQueueing() throws Exception {
-        ContractServer caps = new ContractServer();
-        try (Server s = caps.build(Limits.unset().with("MaxConcurrentExecutions", "1").with("MaxExecutionTime", "3s"))) {
-            CompletableFuture<String> holder = CompletableFuture.supplyAsync(() -> {
+  @Test
+  void theDeadlineCoversQueueing() throws Exception {
+    ContractServer caps = new ContractServer();
+    try (Server s =
+        caps.build(
+            Limits.unset()
+                .withMaxConcurrentExecutions(1)
+                // Room for the holder's 2 s wait on a loaded machine (3 s ran out at a load of 12).
+                .withMaxExecutionTime(Duration.ofSeconds(15)))) {
+      CompletableFuture<String> holder =
+          CompletableFuture.supplyAsync(
+              () -> {
                 try {
-                    return String.valueOf(s.execute(Context.background(), new Subject("a"),
-                            "def main():\n    return slow.wait(millis=2000)\n"));
+                  return String.valueOf(
+                      s.execute(
+                          Context.background(),
+                          new Subject("a"),
+                          "def main():\n    return slow.wait(millis=2000)\n"));
                 } catch (CodeModeException e) {
-                    return e.clientText();
+                  return e.clientText();
                 }
-            });
-            assertThat(caps.slowStarted.await(20, TimeUnit.SECONDS)).isTrue();
-            Context shortDeadline = Context.background().withTimeout(java.time.Duration.ofMillis(300));
-            long started = s.workersStarted();
-            assertThatThrownBy(() -> s.execute(shortDeadline, new Subject("b"), "def main():\n    return 1\n"))
-                    .isInstanceOfSatisfying(CodeModeException.class, e -> {
-                        assertThat(e.clientText()).isEqualTo("resource limit exceeded");
-                        assertThat(e.deadlineExceeded()).isTrue();
-                    });
-            assertThat(s.workersStarted()).isEqualTo(started);
-            assertThat(holder.get(20, TimeUnit.SECONDS)).isEqualTo("{ok=true}");
-            assertThat(s.liveWorkers()).isLessThanOrEqualTo(1);
-        }
+              });
+      assertThat(caps.slowStarted.await(20, TimeUnit.SECONDS)).isTrue();
+      Context shortDeadline = Context.background().withTimeout(java.time.Duration.ofMillis(300));
+      long started = s.workersStarted();
+      assertThatThrownBy(
+              () -> s.execute(shortDeadline, new Subject("b"), "def main():\n    return 1\n"))
+          .isInstanceOfSatisfying(
+              CodeModeException.class,
+              e -> {
+                assertThat(e.clientText()).isEqualTo("resource limit exceeded");
+                assertThat(e.deadlineExceeded()).isTrue();
+              });
+      assertThat(s.workersStarted()).isEqualTo(started);
+      assertThat(holder.get(20, TimeUnit.SECONDS)).isEqualTo("{ok=true}");
+      assertThat(s.liveWorkers()).isLessThanOrEqualTo(1);
     }
+  }
 
-    @Test
-    void cancellationInterruptsTheAbandonedHandler() throws Exception {
-        ContractServer caps = new ContractServer();
-        try (Server s = caps.build(Limits.unset())) {
-            Context ctx = Context.background().withCancel();
-            CompletableFuture<String> outcome = CompletableFuture.supplyAsync(() -> {
+  @Test
+  void cancellationInterruptsTheAbandonedHandler() throws Exception {
+    ContractServer caps = new ContractServer();
+    try (Server s = caps.build(Limits.unset())) {
+      Context ctx = Context.background().withCancel();
+      CompletableFuture<String> outcome =
+          CompletableFuture.supplyAsync(
+              () -> {
                 try {
-                    s.execute(ctx, new Subject("a"), "def main():\n    return slow.wait(millis=30000)\n");
-                    return "finished";
+                  s.execute(
+                      ctx, new Subject("a"), "def main():\n    return slow.wait(millis=30000)\n");
+                  return "finished";
                 } catch (CodeModeException e) {
-                    return e.clientText();
+                  return e.clientText();
                 }
-            });
-            assertThat(caps.slowStarted.await(20, TimeUnit.SECONDS)).isTrue();
-            ctx.cancel();
-            assertThat(outcome.get(10, TimeUnit.SECONDS)).isEqualTo("context canceled");
-            for (int i = 0; i < 100 && !caps.slowInterrupted; i++) {
-                Thread.sleep(20);
-            }
-            assertThat(caps.slowInterrupted).isTrue();
-            assertThat(List.of(s.liveWorkers())).allMatch(n -> n <= 8);
-        }
+              });
+      assertThat(caps.slowStarted.await(20, TimeUnit.SECONDS)).isTrue();
+      ctx.cancel();
+      assertThat(outcome.get(10, TimeUnit.SECONDS)).isEqualTo("context canceled");
+      for (int i = 0; i < 100 && !caps.slowInterrupted; i++) {
+        Thread.sleep(20);
+      }
+      assertThat(caps.slowInterrupted).isTrue();
+      assertThat(List.of(s.liveWorkers())).allMatch(n -> n <= 8);
     }
+  }
 }

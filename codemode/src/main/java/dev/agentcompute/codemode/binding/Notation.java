@@ -4,97 +4,99 @@ import dev.agentcompute.codemode.FieldShape;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The compact model-facing type notation: {@code str}, {@code list[T]}, {@code {a: T, b?: U}}, {@code T | None}. */
+/**
+ * The compact model-facing type notation: {@code str}, {@code list[T]}, {@code {a: T, b?: U}},
+ * {@code T | None}.
+ */
 public final class Notation {
 
-    private Notation() {
-    }
+  private Notation() {}
 
-    public static String of(TypeNode node) {
-        StringBuilder b = new StringBuilder();
-        write(b, node);
-        return b.toString();
-    }
+  public static String of(TypeNode node) {
+    StringBuilder b = new StringBuilder();
+    write(b, node);
+    return b.toString();
+  }
 
-    private static void write(StringBuilder b, TypeNode node) {
-        switch (node) {
-            case TypeNode.Str s -> b.append("str");
-            case TypeNode.Int i -> b.append("int");
-            case TypeNode.Bool x -> b.append("bool");
-            case TypeNode.Flt f -> b.append("float");
-            case TypeNode.ListOf l -> {
-                b.append("list[");
-                write(b, l.elem());
-                b.append(']');
-            }
-            case TypeNode.DictOf d -> {
-                b.append("dict[str, ");
-                write(b, d.elem());
-                b.append(']');
-            }
-            case TypeNode.Opt o -> {
-                write(b, o.elem());
-                b.append(" | None");
-            }
-            case TypeNode.Struct s -> {
-                b.append('{');
-                boolean first = true;
-                for (TypeNode.Field f : s.fields()) {
-                    if (!first) {
-                        b.append(", ");
-                    }
-                    first = false;
-                    b.append(isPlain(f.name()) ? f.name() : GoQuote.quote(f.name()));
-                    if (f.omitEmpty() && f.type() instanceof TypeNode.Opt o) {
-                        b.append("?: ");
-                        write(b, o.elem());
-                    } else {
-                        b.append(": ");
-                        write(b, f.type());
-                    }
-                }
-                b.append('}');
-            }
+  private static void write(StringBuilder b, TypeNode node) {
+    switch (node) {
+      case TypeNode.Str s -> b.append("str");
+      case TypeNode.Int i -> b.append("int");
+      case TypeNode.Bool x -> b.append("bool");
+      case TypeNode.Flt f -> b.append("float");
+      case TypeNode.ListOf l -> {
+        b.append("list[");
+        write(b, l.elem());
+        b.append(']');
+      }
+      case TypeNode.DictOf d -> {
+        b.append("dict[str, ");
+        write(b, d.elem());
+        b.append(']');
+      }
+      case TypeNode.Opt o -> {
+        write(b, o.elem());
+        b.append(" | None");
+      }
+      case TypeNode.Struct s -> {
+        b.append('{');
+        boolean first = true;
+        for (TypeNode.Field f : s.fields()) {
+          if (!first) {
+            b.append(", ");
+          }
+          first = false;
+          b.append(isPlain(f.name()) ? f.name() : GoQuote.quote(f.name()));
+          if (f.omitEmpty() && f.type() instanceof TypeNode.Opt o) {
+            b.append("?: ");
+            write(b, o.elem());
+          } else {
+            b.append(": ");
+            write(b, f.type());
+          }
         }
+        b.append('}');
+      }
     }
+  }
 
-    /** Member names with identifier syntax (keywords included) are rendered bare. */
-    static boolean isPlain(String name) {
-        return Names.isIdentifierSyntax(name);
-    }
+  /** Member names with identifier syntax (keywords included) are rendered bare. */
+  static boolean isPlain(String name) {
+    return Names.isIdentifierSyntax(name);
+  }
 
-    /** {@code name(*, a: T, b: U | None)} or {@code name()}. */
-    public static String signature(String name, TypeNode.Struct input) {
-        StringBuilder b = new StringBuilder(name).append('(');
-        if (!input.fields().isEmpty()) {
-            b.append("*");
-            for (TypeNode.Field f : input.fields()) {
-                b.append(", ").append(f.name()).append(": ");
-                write(b, f.type());
-            }
-        }
-        return b.append(')').toString();
+  /** {@code name(*, a: T, b: U | None)} or {@code name()}. */
+  public static String signature(String name, TypeNode.Struct input) {
+    StringBuilder b = new StringBuilder(name).append('(');
+    if (!input.fields().isEmpty()) {
+      b.append("*");
+      for (TypeNode.Field f : input.fields()) {
+        b.append(", ").append(f.name()).append(": ");
+        write(b, f.type());
+      }
     }
+    return b.append(')').toString();
+  }
 
-    /** Root input fields: optional inputs render {@code T | None} and are not required. */
-    public static List<FieldShape> inputShapes(TypeNode.Struct input) {
-        List<FieldShape> out = new ArrayList<>();
-        for (TypeNode.Field f : input.fields()) {
-            out.add(new FieldShape(f.name(), of(f.type()), !(f.type() instanceof TypeNode.Opt)));
-        }
-        return List.copyOf(out);
+  /** Root input fields: optional inputs render {@code T | None} and are not required. */
+  public static List<FieldShape> inputShapes(TypeNode.Struct input) {
+    List<FieldShape> out = new ArrayList<>();
+    for (TypeNode.Field f : input.fields()) {
+      out.add(new FieldShape(f.name(), of(f.type()), !(f.type() instanceof TypeNode.Opt)));
     }
+    return List.copyOf(out);
+  }
 
-    /** Root output fields: an omitted-when-empty field drops {@code | None} and is not required. */
-    public static List<FieldShape> outputShapes(TypeNode.Struct output) {
-        List<FieldShape> out = new ArrayList<>();
-        for (TypeNode.Field f : output.fields()) {
-            if (f.omitEmpty() && f.type() instanceof TypeNode.Opt o) {
-                out.add(new FieldShape(f.name(), of(o.elem()), false));
-            } else {
-                out.add(new FieldShape(f.name(), of(f.type()), true));
-            }
-        }
-        return List.copyOf(out);
+  /** Root output fields: an omitted-when-empty field drops {@code | None} and is not required. */
+  public static List<FieldShape> outputShapes(TypeNode.Struct output) {
+    List<FieldShape> out = new ArrayList<>();
+    for (TypeNode.Field f : output.fields()) {
+      if (f.omitEmpty() && f.type() instanceof TypeNode.Opt o) {
+        out.add(new FieldShape(f.name(), of(o.elem()), false));
+      } else {
+        out.add(new FieldShape(f.name(), of(f.type()), true));
+      }
     }
+    return List.copyOf(out);
+  }
 }

@@ -1,8 +1,10 @@
 package dev.agentcompute.codemode.execution;
 
+import dev.agentcompute.codemode.AuditSink;
 import dev.agentcompute.codemode.CodeMode;
 import dev.agentcompute.codemode.CodeModeException;
 import dev.agentcompute.codemode.Context;
+import dev.agentcompute.codemode.Execution;
 import dev.agentcompute.codemode.Failure;
 import dev.agentcompute.codemode.Limits;
 import dev.agentcompute.codemode.authz.Policy;
@@ -17,7 +19,10 @@ import dev.agentcompute.codemode.protocol.GoJson;
 import dev.agentcompute.codemode.protocol.Manifest;
 import dev.agentcompute.codemode.protocol.ProtocolException;
 import dev.agentcompute.codemode.protocol.Values;
+import dev.agentcompute.codemode.tokens.NonceLedger;
+import dev.agentcompute.codemode.tokens.TokenSigner;
 import java.io.IOException;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -28,224 +33,319 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Executor implements AutoCloseable {
 
-    private final Policy policy;
-    private final Limits limits;
-    private final Dispatcher dispatcher;
-    private final List<Manifest.Item> manifest;
-    private final WorkerPool pool;
-    private final long childCap;
+  /**
+   * What executions use from the host besides the catalog, policy and limits: the token signer and
+   * the used-nonce ledger of confirmations, the clock tokens expire and workers idle by, and the
+   * audit sink of native calls.
+   */
+  public record Services(
+      TokenSigner signer, NonceLedger ledger, InstantSource clock, AuditSink audit) {
 
-    private Executor(Catalog catalog, Policy policy, Limits limits, List<String> command, long childCap) {
-        this.policy = policy;
-        this.limits = limits;
-        this.dispatcher = new Dispatcher(catalog, policy, limits);
-        List<Manifest.Item> items = new ArrayList<>();
-        for (Entry e : catalog.entries()) {
-            items.add(new Manifest.Item(e.id(), e.name(), e.input()));
-        }
-        this.manifest = List.copyOf(items);
-        this.childCap = childCap;
-        int warm = (int) Math.min(3, limits.maxConcurrentExecutions());
-        this.pool = new WorkerPool(command, (int) limits.maxConcurrentExecutions(), warm);
+    /** A random secret, a fresh ledger, the system clock, no audit. */
+    static Services defaults() {
+      return new Services(
+          new TokenSigner(TokenSigner.randomSecret()),
+          new NonceLedger(),
+          InstantSource.system(),
+          AuditSink.NONE);
     }
+  }
 
-    /** Checks frame caps, probes the worker entry, and starts the pool. */
-    public static Executor start(Catalog catalog, Policy policy, Limits limits) throws CodeModeException {
-        long longestId = 2;
-        for (Entry e : catalog.entries()) {
-            longestId = Math.max(longestId, GoJson.stringSize(e.id()));
-        }
-        long call = "{\"type\":\"native_call\",\"capability_id\":".length() + longestId + ",\"arguments\":".length()
-                + limits.maxValueBytes() + 1;
-        long fin = "{\"type\":\"final\",\"result\":".length() + limits.maxValueBytes() + 1;
-        long err = "{\"type\":\"final_error\",\"code\":\"invalid_arguments\"".length() + ",\"detail\":".length() + 2
-                + 6L * Frames.MAX_FINAL_DETAIL_BYTES + 1;
-        long result = "{\"type\":\"native_result\",\"result\":".length() + limits.maxValueBytes() + 1;
-        long exec = 6 * limits.maxSourceBytes() + 4096;
-        long childCap = Math.max(call, Math.max(fin, err));
-        if (childCap > FrameIO.UNBOUNDED || result > FrameIO.UNBOUNDED || exec > FrameIO.UNBOUNDED) {
-            throw CodeModeException.invalidRegistration("worker frame caps do not fit 32 bits; lower MaxValueBytes or "
-                    + "MaxSourceBytes");
-        }
-        WorkerCommand.prepareAotCache(limits.maxWorkerMemoryBytes());
-        return start(catalog, policy, limits, WorkerCommand.build(limits.maxWorkerMemoryBytes()), childCap);
+  private final Limits limits;
+  private final Dispatcher dispatcher;
+  private final Confirmations confirmations;
+  private final List<Manifest.Item> manifest;
+  private final WorkerPool pool;
+  private final long childCap;
+  private final List<String> command;
+
+  private Executor(
+      Catalog catalog,
+      Policy policy,
+      Limits limits,
+      Services services,
+      List<String> command,
+      long childCap) {
+    this.limits = limits;
+    this.dispatcher = new Dispatcher(catalog, policy, limits, services.audit(), services.clock());
+    this.confirmations =
+        new Confirmations(
+            services.signer(),
+            services.ledger(),
+            services.clock(),
+            catalog.generation(),
+            policy,
+            limits.maxConfirmationWait());
+    List<Manifest.Item> items = new ArrayList<>();
+    for (Entry e : catalog.entries()) {
+      items.add(new Manifest.Item(e.id(), e.name(), e.input()));
     }
+    this.manifest = List.copyOf(items);
+    this.childCap = childCap;
+    this.command = command;
+    int warm = (int) Math.min(3, limits.maxConcurrentExecutions());
+    this.pool =
+        new WorkerPool(
+            command,
+            (int) limits.maxConcurrentExecutions(),
+            (int) Math.min(Integer.MAX_VALUE, limits.maxConcurrentExecutionsPerSubject()),
+            limits.maxSlotWait(),
+            warm,
+            limits.maxExecutionsPerWorker() > 1 ? limits.maxWorkerIdleTime() : null,
+            services.clock());
+  }
 
-    /** With another worker command: tests drive the host with workers that break the protocol. */
-    static Executor start(Catalog catalog, Policy policy, Limits limits, List<String> command, long childCap)
-            throws CodeModeException {
-        Probe.run(command);
-        return new Executor(catalog, policy, limits, command, childCap);
+  /** Checks frame caps, probes the worker entry, and starts the pool. */
+  public static Executor start(Catalog catalog, Policy policy, Limits limits, Services services)
+      throws CodeModeException {
+    long longestId = 2;
+    for (Entry e : catalog.entries()) {
+      longestId = Math.max(longestId, GoJson.stringSize(e.id()));
     }
-
-    public Object execute(Context ctx, Subject subject, String source) throws CodeModeException {
-        if (ctx == null) {
-            throw CodeModeException.of(Failure.INTERNAL);
-        }
-        if (subject == null || !subject.isAuthenticated()) {
-            throw CodeModeException.of(Failure.UNAUTHENTICATED);
-        }
-        if (GoStrings.utf8Length(source) > limits.maxSourceBytes()) {
-            throw CodeModeException.of(Failure.RESOURCE_LIMIT);
-        }
-        Context run = ctx.withTimeout(limits.maxExecutionTime());
-        try {
-            Worker w = pool.acquire(subject.id(), run);
-            if (CodeMode.isWorker()) {
-                pool.discard(w);
-                throw CodeModeException.of(Failure.INTERNAL);
-            }
-            return exchange(run, subject, source, w);
-        } finally {
-            run.cancel();
-        }
+    long call =
+        "{\"type\":\"native_call\",\"capability_id\":".length()
+            + longestId
+            + ",\"arguments\":".length()
+            + limits.maxValueBytes()
+            + 1;
+    long fin = "{\"type\":\"final\",\"result\":".length() + limits.maxValueBytes() + 1;
+    long err =
+        "{\"type\":\"final_error\",\"code\":\"invalid_arguments\"".length()
+            + ",\"detail\":".length()
+            + 2
+            + 6L * Frames.MAX_FINAL_DETAIL_BYTES
+            + 1;
+    long result = "{\"type\":\"native_result\",\"result\":".length() + limits.maxValueBytes() + 1;
+    long exec = 6 * limits.maxSourceBytes() + 4096;
+    long childCap = Math.max(call, Math.max(fin, err));
+    if (childCap > FrameIO.UNBOUNDED || result > FrameIO.UNBOUNDED || exec > FrameIO.UNBOUNDED) {
+      throw CodeModeException.invalidRegistration(
+          "worker frame caps do not fit 32 bits; lower MaxValueBytes or " + "MaxSourceBytes");
     }
+    WorkerCommand.prepareAotCache(limits.maxWorkerMemoryBytes());
+    List<String> command = WorkerCommand.build(limits.maxWorkerMemoryBytes());
+    Probe.run(command);
+    return new Executor(catalog, policy, limits, services, command, childCap);
+  }
 
-    private Object exchange(Context run, Subject subject, String source, Worker w) throws CodeModeException {
-        boolean reuse = limits.maxExecutionsPerWorker() > 1;
-        w.executions++;
-        boolean keepAlive = reuse && w.executions < limits.maxExecutionsPerWorker();
-        var killer = run.done().thenRun(w.process::destroyForcibly);
-        boolean clean = false;
-        CodeModeException retained = null;
-        try {
-            Frame.Exec exec = new Frame.Exec(Frame.VERSION, source, new Frame.ExecLimits(limits.maxSourceBytes(),
-                    limits.maxExecutionSteps(), limits.maxNativeCalls(), limits.maxValueDepth(), limits.maxValueBytes()),
-                    manifest, keepAlive);
-            FrameIO.write(w.out, Frames.encode(exec));
-            long[] remaining = {limits.maxIntermediateValueBytes()};
-            long calls = 0;
-            while (true) {
-                byte[] payload = FrameIO.read(w.in, childCap);
-                if (payload == null) {
-                    throw endedWithoutTerminal(run, w, retained);
-                }
-                if (retained != null) {
-                    throw new ProtocolException("frame after native_abort");
-                }
-                Frame f = Frames.decode(payload, limits.maxValueDepth());
-                switch (f) {
-                    case Frame.NativeCall c -> {
-                        if (++calls > limits.maxNativeCalls()) {
-                            throw new ProtocolException("native call over the limit");
-                        }
-                        try {
-                            Dispatcher.Result r = dispatcher.call(run, subject, c.capabilityId(), c.arguments(), remaining);
-                            FrameIO.write(w.out, Frames.encode(new Frame.NativeResult(r.value())));
-                        } catch (CodeModeException e) {
-                            if (run.isDone()) {
-                                throw contextFailure(run);
-                            }
-                            retained = e;
-                            FrameIO.write(w.out, Frames.encode(new Frame.NativeAbort(e.safeDetail().orElse(null))));
-                            w.out.close();
-                        }
-                    }
-                    case Frame.Final fin -> {
-                        Object value = checkFinal(fin.result());
-                        clean = finish(w, keepAlive);
-                        return value;
-                    }
-                    case Frame.FinalError fe -> {
-                        clean = finish(w, keepAlive);
-                        throw switch (fe.code()) {
-                            case "invalid_program" -> CodeModeException.withDetail(Failure.INVALID_PROGRAM, fe.detail());
-                            case "invalid_arguments" -> CodeModeException.withDetail(Failure.INVALID_ARGUMENTS, fe.detail());
-                            case "resource_limit" -> CodeModeException.of(Failure.RESOURCE_LIMIT);
-                            default -> CodeModeException.of(Failure.INTERNAL);
-                        };
-                    }
-                    default -> throw new ProtocolException("unexpected frame from worker");
-                }
-            }
-        } catch (Dispatcher.Violation | ProtocolException | IOException | Values.InvalidValue e) {
-            if (run.isDone()) {
-                throw contextFailure(run);
-            }
-            if (retained != null) {
-                throw retained;
-            }
-            throw CodeModeException.of(Failure.INTERNAL);
-        } finally {
-            killer.cancel(false);
-            if (clean && keepAlive) {
-                pool.release(w, true);
-            } else {
-                pool.discard(w);
-            }
-        }
+  /** With another worker command: tests drive the host with workers that break the protocol. */
+  static Executor start(
+      Catalog catalog, Policy policy, Limits limits, List<String> command, long childCap)
+      throws CodeModeException {
+    Probe.run(command);
+    return new Executor(catalog, policy, limits, Services.defaults(), command, childCap);
+  }
+
+  public Object execute(Context ctx, Subject subject, String source) throws CodeModeException {
+    return execute(ctx, subject, Execution.of(source));
+  }
+
+  /**
+   * Runs one execution: the root checks and execute's confirmation token before any worker starts,
+   * then the exchange under a MaxExecutionTime clock that stops while a person is asked.
+   */
+  public Object execute(Context ctx, Subject subject, Execution execution)
+      throws CodeModeException {
+    String source = execution.source();
+    if (ctx == null) {
+      throw CodeModeException.of(Failure.INTERNAL);
     }
-
-    /** After a terminal frame: a one-shot worker must close stdout and exit 0. */
-    private boolean finish(Worker w, boolean keepAlive) throws IOException, ProtocolException {
-        if (keepAlive) {
-            return true;
-        }
-        w.out.close();
-        if (w.in.read() >= 0) {
-            throw new ProtocolException("data after the terminal frame");
-        }
-        // The worker closes stdout right after its terminal frame and then halts; its exit is
-        // reaped in the background so JVM teardown does not delay the result.
-        return true;
+    if (subject == null || !subject.isAuthenticated()) {
+      throw CodeModeException.of(Failure.UNAUTHENTICATED);
     }
-
-    private Object checkFinal(Object value) throws ProtocolException {
-        try {
-            if (Values.depth(value) > limits.maxValueDepth()) {
-                throw new ProtocolException("final value too deep");
-            }
-            if (Values.size(Values.encode(value)) > limits.maxValueBytes()) {
-                throw new ProtocolException("final value too large");
-            }
-            return Values.validate(value, limits.maxValueDepth());
-        } catch (Values.InvalidValue e) {
-            throw new ProtocolException("invalid final value");
-        }
+    if (GoStrings.utf8Length(source) > limits.maxSourceBytes()) {
+      throw CodeModeException.of(Failure.RESOURCE_LIMIT);
     }
+    Confirmations.Presented presented =
+        confirmations.verify(ctx, subject, execution.confirmation());
+    Context.PausableTimeout timer = ctx.withPausableTimeout(limits.maxExecutionTime());
+    Context run = timer.context();
+    try {
+      Worker w = pool.acquire(subject.id(), run);
+      if (CodeMode.isWorker()) {
+        pool.discard(w);
+        throw CodeModeException.of(Failure.INTERNAL);
+      }
+      CallScope scope =
+          new CallScope(
+              confirmations.gate(run, subject, presented, execution.confirmer(), timer),
+              execution.observer());
+      return exchange(run, subject, source, w, scope);
+    } finally {
+      run.cancel();
+    }
+  }
 
-    /** Stdout closed without a terminal frame: abort, out-of-memory, deadline or a crash. */
-    private CodeModeException endedWithoutTerminal(Context run, Worker w, CodeModeException retained) {
+  private Object exchange(Context run, Subject subject, String source, Worker w, CallScope scope)
+      throws CodeModeException {
+    boolean reuse = limits.maxExecutionsPerWorker() > 1;
+    w.executions++;
+    boolean keepAlive = reuse && w.executions < limits.maxExecutionsPerWorker();
+    Context.Registration killer = run.onDone(w.process::destroyForcibly);
+    boolean clean = false;
+    CodeModeException retained = null;
+    try {
+      Frame.Exec exec =
+          new Frame.Exec(
+              Frame.VERSION,
+              source,
+              new Frame.ExecLimits(
+                  limits.maxSourceBytes(),
+                  limits.maxExecutionSteps(),
+                  limits.maxNativeCalls(),
+                  limits.maxValueDepth(),
+                  limits.maxValueBytes()),
+              manifest,
+              keepAlive);
+      FrameIO.write(w.out, Frames.encode(exec));
+      long[] remaining = {limits.maxIntermediateValueBytes()};
+      long calls = 0;
+      while (true) {
+        byte[] payload = FrameIO.read(w.in, childCap);
+        if (payload == null) {
+          throw endedWithoutTerminal(run, w, retained);
+        }
         if (retained != null) {
-            return retained;
+          throw new ProtocolException("frame after native_abort");
         }
-        int status = -1;
-        try {
-            // Only on the abnormal path: the exit status tells an out-of-memory exit from a crash.
-            if (w.process.waitFor(10, TimeUnit.SECONDS)) {
-                status = w.process.exitValue();
+        Frame f = Frames.decode(payload, limits.maxValueDepth());
+        switch (f) {
+          case Frame.NativeCall c -> {
+            if (++calls > limits.maxNativeCalls()) {
+              throw new ProtocolException("native call over the limit");
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            try {
+              Dispatcher.Result r =
+                  dispatcher.call(run, subject, c.capabilityId(), c.arguments(), remaining, scope);
+              FrameIO.write(w.out, Frames.encode(new Frame.NativeResult(r.value())));
+            } catch (CodeModeException e) {
+              if (run.isDone()) {
+                throw contextFailure(run);
+              }
+              retained = e;
+              FrameIO.write(
+                  w.out, Frames.encode(new Frame.NativeAbort(e.safeDetail().orElse(null))));
+              w.out.close();
+            }
+          }
+          case Frame.Final fin -> {
+            Object value = checkFinal(fin.result());
+            clean = finish(w, keepAlive);
+            return value;
+          }
+          case Frame.FinalError fe -> {
+            clean = finish(w, keepAlive);
+            throw switch (fe.code()) {
+              case "invalid_program" ->
+                  CodeModeException.withDetail(Failure.INVALID_PROGRAM, fe.detail());
+              case "invalid_arguments" ->
+                  CodeModeException.withDetail(Failure.INVALID_ARGUMENTS, fe.detail());
+              case "resource_limit" -> CodeModeException.of(Failure.RESOURCE_LIMIT);
+              default -> CodeModeException.of(Failure.INTERNAL);
+            };
+          }
+          default -> throw new ProtocolException("unexpected frame from worker");
         }
-        if (run.isDone()) {
-            return contextFailure(run);
-        }
-        if (status == WorkerCommand.OUT_OF_MEMORY_EXIT) {
-            return CodeModeException.of(Failure.RESOURCE_LIMIT);
-        }
-        return CodeModeException.of(Failure.INTERNAL);
+      }
+    } catch (Dispatcher.Violation | ProtocolException | IOException | Values.InvalidValue e) {
+      if (run.isDone()) {
+        throw contextFailure(run);
+      }
+      if (retained != null) {
+        throw retained;
+      }
+      throw CodeModeException.of(Failure.INTERNAL);
+    } finally {
+      killer.close();
+      if (clean && keepAlive) {
+        pool.release(w, true);
+      } else {
+        pool.discard(w);
+      }
     }
+  }
 
-    /** The failure for an ended context: canceled, or a deadline (resource limit). */
-    static CodeModeException contextFailure(Context ctx) {
-        return ctx.reason().orElse(Context.Reason.CANCELED) == Context.Reason.DEADLINE_EXCEEDED
-                ? CodeModeException.deadline() : CodeModeException.of(Failure.CANCELED);
+  /** After a terminal frame: a one-shot worker must close stdout and exit 0. */
+  private boolean finish(Worker w, boolean keepAlive) throws IOException, ProtocolException {
+    if (keepAlive) {
+      return true;
     }
-
-    /** Worker processes started since the server was built, for tests and benchmarks. */
-    public long workersStarted() {
-        return pool.started();
+    w.out.close();
+    if (w.in.read() >= 0) {
+      throw new ProtocolException("data after the terminal frame");
     }
+    // The worker closes stdout right after its terminal frame and then halts; its exit is
+    // reaped in the background so JVM teardown does not delay the result.
+    return true;
+  }
 
-    /** Live worker processes, for tests and benchmarks. */
-    public int liveWorkers() {
-        return pool.live();
+  private Object checkFinal(Object value) throws ProtocolException {
+    try {
+      if (Values.depth(value) > limits.maxValueDepth()) {
+        throw new ProtocolException("final value too deep");
+      }
+      if (Values.size(Values.encode(value)) > limits.maxValueBytes()) {
+        throw new ProtocolException("final value too large");
+      }
+      return Values.validate(value, limits.maxValueDepth());
+    } catch (Values.InvalidValue e) {
+      throw new ProtocolException("invalid final value");
     }
+  }
 
-    @Override
-    public void close() {
-        pool.close();
+  /** Stdout closed without a terminal frame: abort, out-of-memory, deadline or a crash. */
+  private CodeModeException endedWithoutTerminal(
+      Context run, Worker w, CodeModeException retained) {
+    if (retained != null) {
+      return retained;
     }
+    int status = -1;
+    try {
+      // Only on the abnormal path: the exit status tells an out-of-memory exit from a crash.
+      if (w.process.waitFor(10, TimeUnit.SECONDS)) {
+        status = w.process.exitValue();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (run.isDone()) {
+      return contextFailure(run);
+    }
+    if (status == WorkerCommand.OUT_OF_MEMORY_EXIT) {
+      return CodeModeException.of(Failure.RESOURCE_LIMIT);
+    }
+    return CodeModeException.of(Failure.INTERNAL);
+  }
 
+  /** The failure for an ended context: canceled, or a deadline (resource limit). */
+  static CodeModeException contextFailure(Context ctx) {
+    return ctx.reason().orElse(Context.Reason.CANCELED) == Context.Reason.DEADLINE_EXCEEDED
+        ? CodeModeException.deadline()
+        : CodeModeException.of(Failure.CANCELED);
+  }
+
+  /** Worker processes started since the server was built, for tests and benchmarks. */
+  public long workersStarted() {
+    return pool.started();
+  }
+
+  /** Executions waiting for a worker slot now, for tests, benchmarks and metrics. */
+  public int queuedExecutions() {
+    return pool.queued();
+  }
+
+  /** The command line workers start with, for benchmarks and operators. */
+  public List<String> workerCommand() {
+    return command;
+  }
+
+  /** Live worker processes, for tests and benchmarks. */
+  public int liveWorkers() {
+    return pool.live();
+  }
+
+  @Override
+  public void close() {
+    pool.close();
+  }
 }

@@ -4,6 +4,8 @@ import dev.agentcompute.codemode.CodeModeException;
 import dev.agentcompute.codemode.Context;
 import dev.agentcompute.codemode.Failure;
 import java.io.IOException;
+import java.time.Duration;
+import java.time.InstantSource;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
@@ -15,268 +17,431 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Owns every worker process. Live processes (idle, starting and busy) never exceed
- * {@code maxLive}. A few fresh workers are started ahead of demand so an execution does not wait
- * for a JVM to start; with reuse enabled, a worker that ended cleanly waits for its next
- * execution from the same subject only, and is evicted when another caller needs the slot.
+ * Owns every worker process. Live processes (idle, starting and busy) never exceed {@code maxLive}.
+ * A few fresh workers are started ahead of demand so an execution does not wait for a JVM to start;
+ * with reuse enabled, a worker that ended cleanly waits for its next execution from the same
+ * subject only, and is evicted when another caller needs the slot. Callers take slots in the order
+ * of a {@link FairQueue} and wait at most {@code slotWait} for one.
  */
 final class WorkerPool implements AutoCloseable {
 
-    /** How long after an execution takes a fresh worker its replacement starts (see refillSoon). */
-    static final java.time.Duration REFILL_DELAY = java.time.Duration.ofMillis(25);
+  private static final System.Logger LOG = System.getLogger(WorkerPool.class.getName());
 
-    private final List<String> command;
-    private final int maxLive;
-    private final int warmTarget;
-    private final ReentrantLock lock = new ReentrantLock();
-    private final Condition changed = lock.newCondition();
-    private final Deque<Worker> fresh = new ArrayDeque<>();
-    private final Map<String, Deque<Worker>> bySubject = new HashMap<>();
-    private int live;
-    private int starting;
-    private long started;
-    private boolean closed;
+  /** How long after an execution takes a fresh worker its replacement starts (see refillSoon). */
+  static final java.time.Duration REFILL_DELAY = java.time.Duration.ofMillis(25);
 
-    WorkerPool(List<String> command, int maxLive, int warmTarget) {
-        this.command = command;
-        this.maxLive = maxLive;
-        this.warmTarget = Math.min(warmTarget, maxLive);
-        lock.lock();
+  /** A missed wake-up costs at most this much waiting. */
+  private static final long RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+  /** How often idle reusable workers past their idle limit are stopped. */
+  private static final Duration SWEEP_INTERVAL = Duration.ofSeconds(1);
+
+  private final List<String> command;
+  private final int maxLive;
+  private final long slotWaitNanos;
+  private final Duration maxIdle;
+  private final InstantSource clock;
+  private final java.util.concurrent.ScheduledExecutorService sweeper;
+  private final int warmTarget;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition changed = lock.newCondition();
+  private final Deque<Worker> fresh = new ArrayDeque<>();
+  private final Map<String, Deque<Worker>> bySubject = new HashMap<>();
+  private final FairQueue queue;
+  private int live;
+  private int starting;
+  private long started;
+  private boolean closed;
+
+  /**
+   * @param maxIdle how long an idle reusable worker waits for its subject, by {@code clock}; null
+   *     when workers are not reused
+   */
+  WorkerPool(
+      List<String> command,
+      int maxLive,
+      int perSubject,
+      Duration slotWait,
+      int warmTarget,
+      Duration maxIdle,
+      InstantSource clock) {
+    this.command = command;
+    this.maxLive = maxLive;
+    this.queue = new FairQueue(Math.min(perSubject, maxLive));
+    this.slotWaitNanos = saturatedNanos(slotWait);
+    this.warmTarget = Math.min(warmTarget, maxLive);
+    this.maxIdle = maxIdle;
+    this.clock = clock;
+    lock.lock();
+    try {
+      refill();
+    } finally {
+      lock.unlock();
+    }
+    // An idle worker holds a slot and ~40 MiB: stop it once its subject stayed away too long.
+    this.sweeper = maxIdle == null ? null : startSweeper();
+  }
+
+  private java.util.concurrent.ScheduledExecutorService startSweeper() {
+    var s =
+        java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+            r -> Thread.ofPlatform().daemon().name("codemode-worker-idle").unstarted(r));
+    s.scheduleWithFixedDelay(
+        this::stopIdle,
+        SWEEP_INTERVAL.toMillis(),
+        SWEEP_INTERVAL.toMillis(),
+        TimeUnit.MILLISECONDS);
+    return s;
+  }
+
+  /** Stops every idle reusable worker past its idle limit. */
+  void stopIdle() {
+    lock.lock();
+    try {
+      for (Iterator<Deque<Worker>> it = bySubject.values().iterator(); it.hasNext(); ) {
+        Deque<Worker> idle = it.next();
+        idle.removeIf(
+            w -> {
+              if (expired(w)) {
+                retire(w);
+                return true;
+              }
+              return false;
+            });
+        if (idle.isEmpty()) {
+          it.remove();
+        }
+      }
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private boolean expired(Worker w) {
+    return maxIdle != null
+        && w.idleSince != null
+        && Duration.between(w.idleSince, clock.instant()).compareTo(maxIdle) > 0;
+  }
+
+  /**
+   * A worker for {@code subject}, waiting for a slot in turn until {@code ctx} ends or the slot
+   * wait is over ({@code resource limit exceeded}, logged with the limit that held the caller
+   * back).
+   */
+  Worker acquire(String subject, Context ctx) throws CodeModeException {
+    try (Context.Registration wake = ctx.onDone(this::signalChanged)) {
+      lock.lock();
+      FairQueue.Ticket ticket = queue.enqueue(subject);
+      long waitStarted = System.nanoTime();
+      try {
+        while (true) {
+          if (closed) {
+            throw CodeModeException.of(Failure.INTERNAL);
+          }
+          if (ctx.isDone()) {
+            throw Executor.contextFailure(ctx);
+          }
+          if (queue.isNext(ticket)) {
+            Worker w = take(ticket);
+            if (w != null) {
+              return w;
+            }
+          }
+          long left = slotWaitNanos - (System.nanoTime() - waitStarted);
+          if (left <= 0) {
+            throw slotWaitExceeded(subject, waitStarted);
+          }
+          changed.awaitNanos(Math.min(left, RECHECK_NANOS));
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw CodeModeException.of(Failure.CANCELED);
+      } finally {
+        queue.leave(ticket);
+        // Whoever is next now (behind this caller, or after it left) must look again.
+        changed.signalAll();
+        lock.unlock();
+      }
+    }
+  }
+
+  /**
+   * A worker for the caller whose turn it is, or null when no slot is free: its own idle worker, a
+   * fresh one, a new process, or a new process in the slot of another subject's idle worker.
+   */
+  private Worker take(FairQueue.Ticket ticket) throws CodeModeException {
+    String subject = ticket.subject;
+    while (true) {
+      Deque<Worker> mine = bySubject.get(subject);
+      while (mine != null && !mine.isEmpty()) {
+        Worker w = mine.poll();
+        if (w.alive() && !expired(w)) {
+          queue.admit(ticket);
+          return w;
+        }
+        retire(w);
+      }
+      while (!fresh.isEmpty()) {
+        Worker w = fresh.poll();
+        refillSoon();
+        if (w.alive()) {
+          w.subject = subject;
+          queue.admit(ticket);
+          return w;
+        }
+        retire(w);
+      }
+      if (live < maxLive) {
+        live++;
+        queue.admit(ticket);
+        lock.unlock();
+        Worker w = null;
         try {
-            refill();
+          w = spawn();
+        } catch (IOException e) {
+          // reported below as an internal failure
         } finally {
-            lock.unlock();
+          lock.lock();
         }
-    }
-
-    /** A worker for {@code subject}, waiting for a slot until {@code ctx} ends. */
-    Worker acquire(String subject, Context ctx) throws CodeModeException {
-        Runnable wake = () -> {
-            lock.lock();
-            try {
-                changed.signalAll();
-            } finally {
-                lock.unlock();
-            }
-        };
-        ctx.done().thenRun(wake);
-        lock.lock();
-        try {
-            while (true) {
-                if (closed) {
-                    throw CodeModeException.of(Failure.INTERNAL);
-                }
-                if (ctx.isDone()) {
-                    throw Executor.contextFailure(ctx);
-                }
-                Deque<Worker> mine = bySubject.get(subject);
-                while (mine != null && !mine.isEmpty()) {
-                    Worker w = mine.poll();
-                    if (w.alive()) {
-                        return w;
-                    }
-                    retire(w);
-                }
-                while (!fresh.isEmpty()) {
-                    Worker w = fresh.poll();
-                    refillSoon();
-                    if (w.alive()) {
-                        w.subject = subject;
-                        return w;
-                    }
-                    retire(w);
-                }
-                if (live < maxLive) {
-                    live++;
-                    lock.unlock();
-                    Worker w = null;
-                    try {
-                        w = spawn();
-                    } catch (IOException e) {
-                        // reported below as an internal failure
-                    }
-                    lock.lock();
-                    if (w == null) {
-                        live--;
-                        changed.signalAll();
-                        throw CodeModeException.of(Failure.INTERNAL);
-                    }
-                    w.subject = subject;
-                    return w;
-                }
-                if (evictOtherSubject(subject)) {
-                    continue;
-                }
-                changed.await(50, TimeUnit.MILLISECONDS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw CodeModeException.of(Failure.CANCELED);
-        } finally {
-            lock.unlock();
+        if (w == null) {
+          live--;
+          queue.finished(subject);
+          throw CodeModeException.of(Failure.INTERNAL);
         }
+        w.subject = subject;
+        return w;
+      }
+      if (!evictOtherSubject(subject)) {
+        return null;
+      }
     }
+  }
 
-    /** Returns a worker after a clean execution; it is kept only when it may serve again. */
-    void release(Worker w, boolean reusable) {
-        lock.lock();
-        try {
-            if (reusable && !closed && w.alive()) {
-                bySubject.computeIfAbsent(w.subject, k -> new ArrayDeque<>()).add(w);
-                changed.signalAll();
-                return;
-            }
-        } finally {
-            lock.unlock();
-        }
-        discard(w);
+  private CodeModeException slotWaitExceeded(String subject, long waitStarted) {
+    LOG.log(
+        System.Logger.Level.WARNING,
+        "execution for subject \""
+            + subject
+            + "\" refused after waiting "
+            + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - waitStarted)
+            + " ms for a worker slot (MaxSlotWait): "
+            + queue.whyWaiting(subject, maxLive));
+    return CodeModeException.of(Failure.RESOURCE_LIMIT);
+  }
+
+  /** Returns a worker after a clean execution; it is kept only when it may serve again. */
+  void release(Worker w, boolean reusable) {
+    lock.lock();
+    try {
+      queue.finished(w.subject);
+      changed.signalAll();
+      if (reusable && !closed && w.alive()) {
+        w.idleSince = clock.instant();
+        bySubject.computeIfAbsent(w.subject, k -> new ArrayDeque<>()).add(w);
+        return;
+      }
+    } finally {
+      lock.unlock();
     }
+    reapLater(w);
+  }
 
-    /**
-     * Kills a worker now; reaping it and freeing its slot happen on a background thread, so the
-     * caller's result is not delayed by JVM teardown. The slot stays counted until the process is
-     * gone, so the live bound holds.
-     */
-    void discard(Worker w) {
-        w.process.destroyForcibly();
-        w.closeQuietly();
-        Thread.ofVirtual().name("codemode-worker-reaper").start(() -> reap(w));
+  /** Ends an execution whose worker must not serve again: kills the worker. */
+  void discard(Worker w) {
+    lock.lock();
+    try {
+      queue.finished(w.subject);
+      changed.signalAll();
+    } finally {
+      lock.unlock();
     }
+    reapLater(w);
+  }
 
-    private void reap(Worker w) {
-        w.kill();
-        lock.lock();
-        try {
-            live--;
-            refill();
-            changed.signalAll();
-        } finally {
-            lock.unlock();
-        }
+  /**
+   * Kills a worker now; reaping it and freeing its slot happen on a background thread, so the
+   * caller's result is not delayed by JVM teardown. The slot stays counted until the process is
+   * gone, so the live bound holds.
+   */
+  private void reapLater(Worker w) {
+    w.process.destroyForcibly();
+    w.closeQuietly();
+    Thread.ofVirtual().name("codemode-worker-reaper").start(() -> reap(w));
+  }
+
+  private void reap(Worker w) {
+    w.kill();
+    lock.lock();
+    try {
+      live--;
+      refill();
+      changed.signalAll();
+    } finally {
+      lock.unlock();
     }
+  }
 
-    private void retire(Worker w) {
-        // Called with the lock held for a worker found dead while idle.
-        w.kill();
-        live--;
-        refill();
+  private void retire(Worker w) {
+    // Called with the lock held for a worker found dead while idle.
+    w.kill();
+    live--;
+    refill();
+  }
+
+  private boolean evictOtherSubject(String subject) {
+    for (Iterator<Map.Entry<String, Deque<Worker>>> it = bySubject.entrySet().iterator();
+        it.hasNext(); ) {
+      Map.Entry<String, Deque<Worker>> e = it.next();
+      if (e.getKey().equals(subject) || e.getValue().isEmpty()) {
+        continue;
+      }
+      Worker victim = e.getValue().poll();
+      if (e.getValue().isEmpty()) {
+        it.remove();
+      }
+      victim.kill();
+      live--;
+      return true;
     }
+    return false;
+  }
 
-    private boolean evictOtherSubject(String subject) {
-        for (Iterator<Map.Entry<String, Deque<Worker>>> it = bySubject.entrySet().iterator(); it.hasNext(); ) {
-            Map.Entry<String, Deque<Worker>> e = it.next();
-            if (e.getKey().equals(subject) || e.getValue().isEmpty()) {
-                continue;
-            }
-            Worker victim = e.getValue().poll();
-            if (e.getValue().isEmpty()) {
-                it.remove();
-            }
-            victim.kill();
-            live--;
-            return true;
-        }
-        return false;
-    }
-
-    /**
-     * Refills the pool a little later: a JVM starting at once would take CPU from the execution that
-     * just took a worker (a 2-core host has no core to spare for it). A short execution is over by
-     * then and its reaping has refilled the pool already; a long one gets its replacement started.
-     */
-    private void refillSoon() {
-        Thread.ofVirtual().name("codemode-worker-refill").start(() -> {
-            try {
+  /**
+   * Refills the pool a little later: a JVM starting at once would take CPU from the execution that
+   * just took a worker (a 2-core host has no core to spare for it). A short execution is over by
+   * then and its reaping has refilled the pool already; a long one gets its replacement started.
+   */
+  private void refillSoon() {
+    Thread.ofVirtual()
+        .name("codemode-worker-refill")
+        .start(
+            () -> {
+              try {
                 Thread.sleep(REFILL_DELAY);
-            } catch (InterruptedException e) {
+              } catch (InterruptedException e) {
                 return;
-            }
-            lock.lock();
-            try {
+              }
+              lock.lock();
+              try {
                 refill();
-            } finally {
+              } finally {
                 lock.unlock();
-            }
-        });
-    }
+              }
+            });
+  }
 
-    private void refill() {
-        while (!closed && fresh.size() + starting < warmTarget && live < maxLive) {
-            live++;
-            starting++;
-            Thread.ofPlatform().daemon().name("codemode-worker-start").start(() -> {
+  private void refill() {
+    while (!closed && fresh.size() + starting < warmTarget && live < maxLive) {
+      live++;
+      starting++;
+      Thread.ofPlatform()
+          .daemon()
+          .name("codemode-worker-start")
+          .start(
+              () -> {
                 Worker w = null;
                 try {
-                    w = spawn();
+                  w = spawn();
                 } catch (IOException e) {
-                    // Counted as not started; the next acquire spawns on demand and reports failures.
+                  // Counted as not started; the next acquire spawns on demand and reports failures.
                 }
                 lock.lock();
                 try {
-                    starting--;
-                    if (w == null || closed) {
-                        if (w != null) {
-                            w.kill();
-                        }
-                        live--;
-                    } else {
-                        fresh.add(w);
+                  starting--;
+                  if (w == null || closed) {
+                    if (w != null) {
+                      w.kill();
                     }
-                    changed.signalAll();
+                    live--;
+                  } else {
+                    fresh.add(w);
+                  }
+                  changed.signalAll();
                 } finally {
-                    lock.unlock();
+                  lock.unlock();
                 }
-            });
-        }
+              });
     }
+  }
 
-    private Worker spawn() throws IOException {
-        Worker w = new Worker(WorkerCommand.start(command, false));
-        lock.lock();
-        try {
-            started++;
-        } finally {
-            lock.unlock();
-        }
-        return w;
+  private Worker spawn() throws IOException {
+    Worker w = new Worker(WorkerCommand.start(command, false));
+    lock.lock();
+    try {
+      started++;
+    } finally {
+      lock.unlock();
     }
+    return w;
+  }
 
-    /** Worker processes started so far (for tests and benchmarks). */
-    long started() {
-        lock.lock();
-        try {
-            return started;
-        } finally {
-            lock.unlock();
-        }
+  /** Worker processes started so far (for tests and benchmarks). */
+  long started() {
+    lock.lock();
+    try {
+      return started;
+    } finally {
+      lock.unlock();
     }
+  }
 
-    /** Number of live worker processes (for tests and benchmarks). */
-    int live() {
-        lock.lock();
-        try {
-            return live;
-        } finally {
-            lock.unlock();
-        }
+  /** Callers waiting for a slot now (for tests, benchmarks and metrics). */
+  int queued() {
+    lock.lock();
+    try {
+      return queue.waiting();
+    } finally {
+      lock.unlock();
     }
+  }
 
-    @Override
-    public void close() {
-        Deque<Worker> all = new ArrayDeque<>();
-        lock.lock();
-        try {
-            closed = true;
-            all.addAll(fresh);
-            fresh.clear();
-            bySubject.values().forEach(all::addAll);
-            bySubject.clear();
-            changed.signalAll();
-        } finally {
-            lock.unlock();
-        }
-        for (Worker w : all) {
-            reap(w);
-        }
+  private static long saturatedNanos(Duration d) {
+    try {
+      return d.toNanos();
+    } catch (ArithmeticException tooLong) {
+      return Long.MAX_VALUE;
     }
+  }
+
+  private void signalChanged() {
+    lock.lock();
+    try {
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Number of live worker processes (for tests and benchmarks). */
+  int live() {
+    lock.lock();
+    try {
+      return live;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public void close() {
+    if (sweeper != null) {
+      sweeper.shutdownNow();
+    }
+    Deque<Worker> all = new ArrayDeque<>();
+    lock.lock();
+    try {
+      closed = true;
+      all.addAll(fresh);
+      fresh.clear();
+      bySubject.values().forEach(all::addAll);
+      bySubject.clear();
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    for (Worker w : all) {
+      reap(w);
+    }
+  }
 }

@@ -12,15 +12,15 @@ import dev.agentcompute.codemode.authz.Subject;
 @FunctionalInterface
 public interface InvocationResolver {
 
-    Subject resolve(Context ctx) throws Exception;
+  Subject resolve(Context ctx) throws Exception;
 
-    /** One fixed identity: only for single-user transports such as a local stdio server. */
-    static InvocationResolver staticSubject(Subject subject) {
-        return ctx -> subject;
-    }
+  /** One fixed identity: only for single-user transports such as a local stdio server. */
+  static InvocationResolver staticSubject(Subject subject) {
+    return ctx -> subject;
+  }
 
-    /** The subject the host's authentication stored with {@link Subject#in(Context)}. */
-    static InvocationResolver contextSubject() {
-        return ctx -> Subject.from(ctx).orElse(null);
-    }
+  /** The subject the host's authentication stored with {@link Subject#in(Context)}. */
+  static InvocationResolver contextSubject() {
+    return ctx -> Subject.from(ctx).orElse(null);
+  }
 }

@@ -23,119 +23,134 @@ import java.util.Set;
  */
 public final class SearchIndex {
 
-    public static final int MAX_QUERY_TOKENS = 16;
-    static final int[] WEIGHTS = {12, 10, 5, 2};
-    static final long EXACT = 100;
-    static final long PREFIX = 72;
+  public static final int MAX_QUERY_TOKENS = 16;
+  static final int[] WEIGHTS = {12, 10, 5, 2};
+  static final long EXACT = 100;
+  static final long PREFIX = 72;
 
-    private final Map<Entry, List<List<String>>> fields = new IdentityHashMap<>();
+  private final Map<Entry, List<List<String>>> fields = new IdentityHashMap<>();
 
-    public SearchIndex(Catalog catalog) {
-        for (Entry e : catalog.entries()) {
-            List<String> terms = new ArrayList<>();
-            for (String t : e.searchTerms()) {
-                terms.addAll(Tokenizer.tokens(t));
-            }
-            fields.put(e, List.of(dedupe(Tokenizer.tokens(e.name())), dedupe(terms),
-                    dedupe(Tokenizer.tokens(e.summary())), dedupe(Tokenizer.tokens(e.description()))));
-        }
+  public SearchIndex(Catalog catalog) {
+    for (Entry e : catalog.entries()) {
+      List<String> terms = new ArrayList<>();
+      for (String t : e.searchTerms()) {
+        terms.addAll(Tokenizer.tokens(t));
+      }
+      fields.put(
+          e,
+          List.of(
+              dedupe(Tokenizer.tokens(e.name())),
+              dedupe(terms),
+              dedupe(Tokenizer.tokens(e.summary())),
+              dedupe(Tokenizer.tokens(e.description()))));
     }
+  }
 
-    /** Query tokens after the byte and token-count checks; empty means "no results". */
-    public static List<String> queryTokens(String query, long maxQueryBytes) throws CodeModeException {
-        if (GoStrings.utf8Length(query) > maxQueryBytes) {
-            throw CodeModeException.of(Failure.RESOURCE_LIMIT);
-        }
-        List<String> q = Tokenizer.distinct(query);
-        if (q.size() > MAX_QUERY_TOKENS) {
-            throw CodeModeException.of(Failure.RESOURCE_LIMIT);
-        }
-        return q;
+  /** Query tokens after the byte and token-count checks; empty means "no results". */
+  public static List<String> queryTokens(String query, long maxQueryBytes)
+      throws CodeModeException {
+    if (GoStrings.utf8Length(query) > maxQueryBytes) {
+      throw CodeModeException.of(Failure.RESOURCE_LIMIT);
     }
+    List<String> q = Tokenizer.distinct(query);
+    if (q.size() > MAX_QUERY_TOKENS) {
+      throw CodeModeException.of(Failure.RESOURCE_LIMIT);
+    }
+    return q;
+  }
 
-    /** Ranks {@code visible} (a subset of the catalog) for the query tokens and packs the response. */
-    public SearchResponse search(String query, List<String> q, List<Entry> visible, long maxResults) {
-        if (q.isEmpty()) {
-            return new SearchResponse(List.of(), false);
+  /**
+   * Ranks {@code visible} (a subset of the catalog) for the query tokens and packs the page that
+   * starts {@code offset} candidates into the ranking. {@code truncated} says eligible candidates
+   * remain after the page.
+   */
+  public SearchResponse search(
+      String query, List<String> q, List<Entry> visible, long maxResults, long offset) {
+    if (q.isEmpty()) {
+      return new SearchResponse(List.of(), false);
+    }
+    Map<String, Integer> df = new HashMap<>();
+    for (Entry e : visible) {
+      Set<String> all = new LinkedHashSet<>();
+      for (List<String> f : fields.get(e)) {
+        all.addAll(f);
+      }
+      for (String t : all) {
+        df.merge(t, 1, Integer::sum);
+      }
+    }
+    long n = visible.size();
+    int required = q.size() == 1 ? 1 : q.size() == 2 ? 2 : (2 * q.size() + 2) / 3;
+    String exactName = GoStrings.toLower(GoStrings.trimSpace(query));
+    record Ranked(Entry entry, boolean exact, long score) {}
+    List<Ranked> ranked = new ArrayList<>();
+    for (Entry e : visible) {
+      List<List<String>> doc = fields.get(e);
+      long raw = 0;
+      long matched = 0;
+      for (String qt : q) {
+        long best = 0;
+        int qLen = qt.codePointCount(0, qt.length());
+        for (int f = 0; f < 4; f++) {
+          long bestQuality = 0;
+          long bestIdf = 0;
+          for (String dt : doc.get(f)) {
+            long quality = dt.equals(qt) ? EXACT : (qLen >= 3 && dt.startsWith(qt)) ? PREFIX : 0;
+            if (quality == 0) {
+              continue;
+            }
+            long idf = 1 + (n - df.get(dt)) * 7 / n;
+            if (quality > bestQuality || (quality == bestQuality && idf > bestIdf)) {
+              bestQuality = quality;
+              bestIdf = idf;
+            }
+          }
+          best = Math.max(best, WEIGHTS[f] * bestIdf * bestQuality);
         }
-        Map<String, Integer> df = new HashMap<>();
-        for (Entry e : visible) {
-            Set<String> all = new LinkedHashSet<>();
-            for (List<String> f : fields.get(e)) {
-                all.addAll(f);
-            }
-            for (String t : all) {
-                df.merge(t, 1, Integer::sum);
-            }
+        if (best > 0) {
+          matched++;
+          raw += best;
         }
-        long n = visible.size();
-        int required = q.size() == 1 ? 1 : q.size() == 2 ? 2 : (2 * q.size() + 2) / 3;
-        String exactName = GoStrings.toLower(GoStrings.trimSpace(query));
-        record Ranked(Entry entry, boolean exact, long score) { }
-        List<Ranked> ranked = new ArrayList<>();
-        for (Entry e : visible) {
-            List<List<String>> doc = fields.get(e);
-            long raw = 0;
-            long matched = 0;
-            for (String qt : q) {
-                long best = 0;
-                int qLen = qt.codePointCount(0, qt.length());
-                for (int f = 0; f < 4; f++) {
-                    long bestQuality = 0;
-                    long bestIdf = 0;
-                    for (String dt : doc.get(f)) {
-                        long quality = dt.equals(qt) ? EXACT : (qLen >= 3 && dt.startsWith(qt)) ? PREFIX : 0;
-                        if (quality == 0) {
-                            continue;
-                        }
-                        long idf = 1 + (n - df.get(dt)) * 7 / n;
-                        if (quality > bestQuality || (quality == bestQuality && idf > bestIdf)) {
-                            bestQuality = quality;
-                            bestIdf = idf;
-                        }
-                    }
-                    best = Math.max(best, WEIGHTS[f] * bestIdf * bestQuality);
-                }
-                if (best > 0) {
-                    matched++;
-                    raw += best;
-                }
-            }
-            if (matched >= required) {
-                ranked.add(new Ranked(e, GoStrings.toLower(e.name()).equals(exactName),
-                        Long.divideUnsigned(raw * matched, q.size())));
-            }
-        }
-        ranked.sort((a, b) -> {
-            if (a.exact() != b.exact()) {
-                return a.exact() ? -1 : 1;
-            }
-            if (a.score() != b.score()) {
-                return Long.compareUnsigned(b.score(), a.score());
-            }
-            return Catalog.compareBytes(a.entry().name(), b.entry().name());
+      }
+      if (matched >= required) {
+        ranked.add(
+            new Ranked(
+                e,
+                GoStrings.toLower(e.name()).equals(exactName),
+                Long.divideUnsigned(raw * matched, q.size())));
+      }
+    }
+    ranked.sort(
+        (a, b) -> {
+          if (a.exact() != b.exact()) {
+            return a.exact() ? -1 : 1;
+          }
+          if (a.score() != b.score()) {
+            return Long.compareUnsigned(b.score(), a.score());
+          }
+          return Catalog.compareBytes(a.entry().name(), b.entry().name());
         });
-        List<SearchResult> results = new ArrayList<>();
-        long used = 12;
-        boolean truncated = false;
-        for (Ranked r : ranked) {
-            if (results.size() == maxResults) {
-                truncated = true;
-                break;
-            }
-            long size = Catalog.compactResultSize(r.entry());
-            long comma = results.isEmpty() ? 0 : 1;
-            if (used + comma + size + 20 > Catalog.MAX_RESPONSE_BYTES) {
-                truncated = true;
-                break;
-            }
-            used += comma + size;
-            results.add(r.entry().searchResult());
-        }
-        return new SearchResponse(results, truncated);
+    List<SearchResult> results = new ArrayList<>();
+    long used = 12;
+    boolean truncated = false;
+    for (Ranked r : ranked.subList((int) Math.min(offset, ranked.size()), ranked.size())) {
+      if (results.size() == maxResults) {
+        truncated = true;
+        break;
+      }
+      long size = Catalog.compactResultSize(r.entry());
+      long comma = results.isEmpty() ? 0 : 1;
+      if (used + comma + size + 20 > Catalog.MAX_RESPONSE_BYTES) {
+        truncated = true;
+        break;
+      }
+      used += comma + size;
+      results.add(r.entry().searchResult());
     }
+    return new SearchResponse(results, truncated);
+  }
 
-    private static List<String> dedupe(List<String> tokens) {
-        return List.copyOf(new LinkedHashSet<>(tokens));
-    }
+  private static List<String> dedupe(List<String> tokens) {
+    return List.copyOf(new LinkedHashSet<>(tokens));
+  }
 }

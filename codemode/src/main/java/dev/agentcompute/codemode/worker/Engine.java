@@ -6,51 +6,42 @@ import java.util.List;
 import java.util.Map;
 
 /** Runs one program in the worker: a fresh interpreter and fresh budgets per call. */
-public interface Engine {
+interface Engine {
 
-    /** Forwards a bound native call to the host and returns its result value. */
-    interface Bridge {
-        Object call(String capabilityId, Map<String, Object> arguments) throws Aborted, java.io.IOException;
+  /** Forwards a bound native call to the host and returns its result value. */
+  interface Bridge {
+    Object call(String capabilityId, Map<String, Object> arguments)
+        throws Aborted, java.io.IOException;
+  }
+
+  /** The host aborted the outstanding call; the program unwinds without a final frame. */
+  final class Aborted extends Exception {
+    public Aborted() {
+      super("native call aborted by the host", null, false, false);
+    }
+  }
+
+  /** A worker-owned terminal failure: code as in final_error, optional safe detail. */
+  final class Failure extends Exception {
+    private final String code;
+    private final String detail;
+
+    public Failure(String code, String detail) {
+      super(code, null, false, false);
+      this.code = code;
+      this.detail = detail;
     }
 
-    /** The host aborted the outstanding call; the program unwinds without a final frame. */
-    final class Aborted extends Exception {
-        public Aborted() {
-            super("native call aborted by the host", null, false, false);
-        }
+    public String code() {
+      return code;
     }
 
-    /** A worker-owned terminal failure: code as in final_error, optional safe detail. */
-    final class Failure extends Exception {
-        private final String code;
-        private final String detail;
-
-        public Failure(String code, String detail) {
-            super(code, null, false, false);
-            this.code = code;
-            this.detail = detail;
-        }
-
-        public String code() {
-            return code;
-        }
-
-        public String detail() {
-            return detail;
-        }
+    public String detail() {
+      return detail;
     }
+  }
 
-    /** Runs the program and returns main's value in the process-neutral domain. */
-    Object run(String source, Frame.ExecLimits limits, List<Manifest.Item> manifest, Bridge bridge)
-            throws Failure, Aborted, java.io.IOException;
-
-    /** The interpreter engine, or null when none is on the class path. */
-    static Engine load() {
-        try {
-            return (Engine) Class.forName("dev.agentcompute.codemode.worker.StarlarkEngine")
-                    .getDeclaredConstructor().newInstance();
-        } catch (ReflectiveOperationException | LinkageError e) {
-            return null;
-        }
-    }
+  /** Runs the program and returns main's value in the process-neutral domain. */
+  Object run(String source, Frame.ExecLimits limits, List<Manifest.Item> manifest, Bridge bridge)
+      throws Failure, Aborted, java.io.IOException;
 }

@@ -1,9 +1,11 @@
 package dev.agentcompute.codemode.worker;
 
 import dev.agentcompute.codemode.binding.GoStrings;
+import dev.agentcompute.codemode.binding.TypeNode;
 import dev.agentcompute.codemode.protocol.Frame;
 import dev.agentcompute.codemode.protocol.FrameIO;
 import dev.agentcompute.codemode.protocol.Frames;
+import dev.agentcompute.codemode.protocol.Manifest;
 import dev.agentcompute.codemode.protocol.ProtocolException;
 import dev.agentcompute.codemode.protocol.Values;
 import java.io.BufferedInputStream;
@@ -15,8 +17,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import dev.agentcompute.codemode.binding.TypeNode;
-import dev.agentcompute.codemode.protocol.Manifest;
 import java.util.List;
 import java.util.Map;
 
@@ -27,200 +27,236 @@ import java.util.Map;
  */
 public final class WorkerMain {
 
-    private final InputStream in;
-    private final OutputStream out;
-    private final Engine engine;
+  private final InputStream in;
+  private final OutputStream out;
+  private final Engine engine;
 
-    private WorkerMain(InputStream in, OutputStream out, Engine engine) {
-        this.in = in;
-        this.out = out;
-        this.engine = engine;
+  private WorkerMain(InputStream in, OutputStream out, Engine engine) {
+    this.in = in;
+    this.out = out;
+    this.engine = engine;
+  }
+
+  /**
+   * Entry point when the host launches the worker class directly; refuses to run without the
+   * marker.
+   */
+  public static void main(String[] args) {
+    if (!dev.agentcompute.codemode.CodeMode.isWorker()) {
+      System.err.println(
+          "WorkerMain serves the private CodeMode worker protocol and only runs with "
+              + dev.agentcompute.codemode.CodeMode.WORKER_MARKER
+              + "=1, as started by a CodeMode host");
+      System.exit(2);
     }
+    serveAndExit();
+  }
 
-    /** Entry point when the host launches the worker class directly; refuses to run without the marker. */
-    public static void main(String[] args) {
-        if (!dev.agentcompute.codemode.CodeMode.isWorker()) {
-            System.err.println("WorkerMain serves the private CodeMode worker protocol and only runs with "
-                    + dev.agentcompute.codemode.CodeMode.WORKER_MARKER + "=1, as started by a CodeMode host");
-            System.exit(2);
-        }
-        serveAndExit();
+  /** Serves the protocol and terminates the JVM (0: served; 1: protocol or internal failure). */
+  public static void serveAndExit() {
+    OutputStream stdout =
+        new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16);
+    // Nothing but frames may reach stdout: stray prints go to stderr, which the host discards.
+    System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true));
+    InputStream stdin = new BufferedInputStream(new FileInputStream(FileDescriptor.in), 1 << 16);
+    int status;
+    try {
+      Engine engine = new StarlarkEngine();
+      warmUp(engine);
+      status = new WorkerMain(stdin, stdout, engine).serve();
+    } catch (Throwable t) {
+      status = 1;
     }
-
-    /** Serves the protocol and terminates the JVM (0: served; 1: protocol or internal failure). */
-    public static void serveAndExit() {
-        OutputStream stdout = new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16);
-        // Nothing but frames may reach stdout: stray prints go to stderr, which the host discards.
-        System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true));
-        InputStream stdin = new BufferedInputStream(new FileInputStream(FileDescriptor.in), 1 << 16);
-        int status;
-        try {
-            Engine engine = Engine.load();
-            if (engine != null) {
-                warmUp(engine);
-            }
-            status = new WorkerMain(stdin, stdout, engine).serve();
-        } catch (Throwable t) {
-            status = 1;
-        }
-        try {
-            // End of output tells the host the exchange is over before JVM teardown starts.
-            stdout.close();
-        } catch (IOException | RuntimeException e) {
-            status = status == 0 ? 1 : status;
-        }
-        Runtime.getRuntime().halt(status);
+    try {
+      // End of output tells the host the exchange is over before JVM teardown starts.
+      stdout.close();
+    } catch (IOException | RuntimeException e) {
+      status = status == 0 ? 1 : status;
     }
+    Runtime.getRuntime().halt(status);
+  }
 
-    /**
-     * Exercises the whole request path (frame decoding, binding, the interpreter, native-call
-     * forwarding, result encoding) a few times before the first real request, so a pre-started
-     * worker answers with loaded, linked and compiled code. Best effort.
-     */
-    static void warmUp(Engine engine) {
-        TypeNode.Struct input = new TypeNode.Struct(null, null, List.of(
+  /**
+   * Exercises the whole request path (frame decoding, binding, the interpreter, native-call
+   * forwarding, result encoding) a few times before the first real request, so a pre-started worker
+   * answers with loaded, linked and compiled code. Best effort.
+   */
+  static void warmUp(Engine engine) {
+    TypeNode.Struct input =
+        new TypeNode.Struct(
+            null,
+            null,
+            List.of(
                 new TypeNode.Field("key", new TypeNode.Str(), false, null),
-                new TypeNode.Field("n", new TypeNode.Opt(new TypeNode.Int(Long.MIN_VALUE, Long.MAX_VALUE,
-                        TypeNode.IntRepr.NONE), TypeNode.OptRepr.NONE), false, null),
-                new TypeNode.Field("tags", new TypeNode.ListOf(new TypeNode.Str(), false), false, null)));
-        String source = "def helper(x):\n    return {'x': x * 1.5, 'ok': True, 'none': None}\n\ndef main():\n"
-                + "    r = warm.call(key='k', n=1, tags=['a', 'b'])\n    return [r, helper(2), sum([1, 2]), json.encode([1])]\n";
-        Frame.ExecLimits limits = new Frame.ExecLimits(65_536, 100_000, 10, 32, 1 << 20);
-        // Two rounds load and link every class on the path; more would cost CPU per one-shot worker.
-        for (int i = 0; i < 2; i++) {
-            try {
-                Frame.Exec sample = new Frame.Exec(Frame.VERSION, source, limits,
-                        List.of(new Manifest.Item("warm.call", "warm.call", input)), false);
-                Frame.Exec exec = (Frame.Exec) Frames.decode(
-                        Frames.encode(sample).getBytes(java.nio.charset.StandardCharsets.UTF_8), 64);
-                Object value = engine.run(exec.source(), exec.limits(), exec.manifest(), (id, args) -> {
-                    try {
-                        return echo(id, args);
-                    } catch (ProtocolException | Values.InvalidValue e) {
-                        throw new IOException(e.getMessage());
-                    }
+                new TypeNode.Field(
+                    "n",
+                    new TypeNode.Opt(
+                        new TypeNode.Int(Long.MIN_VALUE, Long.MAX_VALUE, TypeNode.IntRepr.NONE),
+                        TypeNode.OptRepr.NONE),
+                    false,
+                    null),
+                new TypeNode.Field(
+                    "tags", new TypeNode.ListOf(new TypeNode.Str(), false), false, null)));
+    String source =
+        "def helper(x):\n    return {'x': x * 1.5, 'ok': True, 'none': None}\n\ndef main():\n"
+            + "    r = warm.call(key='k', n=1, tags=['a', 'b'])\n    return [r, helper(2), sum([1, 2]), json.encode([1])]\n";
+    Frame.ExecLimits limits = new Frame.ExecLimits(65_536, 100_000, 10, 32, 1 << 20);
+    // Two rounds load and link every class on the path; more would cost CPU per one-shot worker.
+    for (int i = 0; i < 2; i++) {
+      try {
+        Frame.Exec sample =
+            new Frame.Exec(
+                Frame.VERSION,
+                source,
+                limits,
+                List.of(new Manifest.Item("warm.call", "warm.call", input)),
+                false);
+        Frame.Exec exec =
+            (Frame.Exec)
+                Frames.decode(
+                    Frames.encode(sample).getBytes(java.nio.charset.StandardCharsets.UTF_8), 64);
+        Object value =
+            engine.run(
+                exec.source(),
+                exec.limits(),
+                exec.manifest(),
+                (id, args) -> {
+                  try {
+                    return echo(id, args);
+                  } catch (ProtocolException | Values.InvalidValue e) {
+                    throw new IOException(e.getMessage());
+                  }
                 });
-                Values.size(Frames.encode(new Frame.Final(value)));
-            } catch (Exception | StackOverflowError e) {
-                return;
-            }
+        Values.size(Frames.encode(new Frame.Final(value)));
+      } catch (Exception | StackOverflowError e) {
+        return;
+      }
+    }
+  }
+
+  private static Object echo(String id, Map<String, Object> args)
+      throws ProtocolException, Values.InvalidValue {
+    Frames.decode(
+        Frames.encode(new Frame.NativeCall(id, args))
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8),
+        64);
+    Frame r =
+        Frames.decode(
+            Frames.encode(new Frame.NativeResult(Map.of("key", "k", "count", 1L)))
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8),
+            64);
+    return Values.validate(((Frame.NativeResult) r).result(), 32);
+  }
+
+  int serve() throws IOException {
+    try {
+      byte[] first = FrameIO.read(in, FrameIO.UNBOUNDED);
+      if (first == null) {
+        return 0;
+      }
+      Frame f = Frames.decode(first, Integer.MAX_VALUE - 16);
+      if (f instanceof Frame.Probe p) {
+        if (p.version() != Frame.VERSION) {
+          return 1;
         }
+        FrameIO.write(out, Frames.encode(new Frame.ProbeAck(Frame.VERSION)));
+        return 0;
+      }
+      while (f instanceof Frame.Exec exec) {
+        if (!runOne(exec) || !exec.keepAlive()) {
+          return 0;
+        }
+        byte[] next = FrameIO.read(in, FrameIO.UNBOUNDED);
+        if (next == null) {
+          return 0;
+        }
+        f = Frames.decode(next, Integer.MAX_VALUE - 16);
+      }
+      return 1;
+    } catch (ProtocolException | Values.InvalidValue e) {
+      return 1;
+    }
+  }
+
+  /** Runs one exec; returns false when the connection became terminal (native_abort). */
+  private boolean runOne(Frame.Exec exec)
+      throws IOException, ProtocolException, Values.InvalidValue {
+    Frame.ExecLimits l = exec.limits();
+    if (exec.version() != Frame.VERSION
+        || l.maxSourceBytes() <= 0
+        || l.maxExecutionSteps() <= 0
+        || l.maxNativeCalls() <= 0
+        || l.maxValueDepth() <= 0
+        || l.maxValueBytes() <= 0) {
+      throw new ProtocolException("invalid exec frame");
+    }
+    if (GoStrings.utf8Length(exec.source()) > l.maxSourceBytes()) {
+      FrameIO.write(out, Frames.encode(new Frame.FinalError("resource_limit", null)));
+      return true;
+    }
+    long resultCap = "{\"type\":\"native_result\",\"result\":".length() + l.maxValueBytes() + 1;
+    Bridge bridge = new Bridge(l, resultCap);
+    Frame terminal;
+    try {
+      Object value = engine.run(exec.source(), l, exec.manifest(), bridge);
+      String encoded = Values.encode(value);
+      if (Values.depth(value) > l.maxValueDepth() || Values.size(encoded) > l.maxValueBytes()) {
+        terminal = new Frame.FinalError("resource_limit", null);
+      } else {
+        terminal = new Frame.Final(value);
+      }
+    } catch (Engine.Aborted a) {
+      return false;
+    } catch (Engine.Failure e) {
+      terminal = new Frame.FinalError(e.code(), e.detail());
+    } catch (Values.InvalidValue e) {
+      terminal = new Frame.FinalError("invalid_program", null);
+    } catch (StackOverflowError e) {
+      terminal = new Frame.FinalError("resource_limit", null);
+    }
+    if (bridge.aborted) {
+      return false;
+    }
+    FrameIO.write(out, Frames.encode(terminal));
+    return true;
+  }
+
+  /** Forwards native calls: one outstanding at a time, results validated before use. */
+  private final class Bridge implements Engine.Bridge {
+    private final Frame.ExecLimits limits;
+    private final long resultCap;
+    private long calls;
+    boolean aborted;
+
+    Bridge(Frame.ExecLimits limits, long resultCap) {
+      this.limits = limits;
+      this.resultCap = resultCap;
     }
 
-    private static Object echo(String id, Map<String, Object> args) throws ProtocolException, Values.InvalidValue {
-        Frames.decode(Frames.encode(new Frame.NativeCall(id, args)).getBytes(java.nio.charset.StandardCharsets.UTF_8), 64);
-        Frame r = Frames.decode(Frames.encode(new Frame.NativeResult(Map.of("key", "k", "count", 1L)))
-                .getBytes(java.nio.charset.StandardCharsets.UTF_8), 64);
-        return Values.validate(((Frame.NativeResult) r).result(), 32);
+    @Override
+    public Object call(String capabilityId, Map<String, Object> arguments)
+        throws Engine.Aborted, IOException {
+      if (aborted || ++calls > limits.maxNativeCalls()) {
+        throw new IllegalStateException("native call in a terminal state");
+      }
+      try {
+        FrameIO.write(out, Frames.encode(new Frame.NativeCall(capabilityId, arguments)));
+        byte[] payload = FrameIO.read(in, resultCap);
+        if (payload == null) {
+          throw new IOException("host closed the connection");
+        }
+        Frame f = Frames.decode(payload, limits.maxValueDepth());
+        if (f instanceof Frame.NativeAbort) {
+          aborted = true;
+          throw new Engine.Aborted();
+        }
+        if (f instanceof Frame.NativeResult r) {
+          return Values.validate(r.result(), limits.maxValueDepth());
+        }
+        throw new IOException("unexpected frame from host");
+      } catch (ProtocolException | Values.InvalidValue e) {
+        throw new IOException("protocol violation: " + e.getMessage());
+      }
     }
-
-    int serve() throws IOException {
-        try {
-            byte[] first = FrameIO.read(in, FrameIO.UNBOUNDED);
-            if (first == null) {
-                return 0;
-            }
-            Frame f = Frames.decode(first, Integer.MAX_VALUE - 16);
-            if (f instanceof Frame.Probe p) {
-                if (p.version() != Frame.VERSION) {
-                    return 1;
-                }
-                FrameIO.write(out, Frames.encode(new Frame.ProbeAck(Frame.VERSION)));
-                return 0;
-            }
-            while (f instanceof Frame.Exec exec) {
-                if (!runOne(exec) || !exec.keepAlive()) {
-                    return 0;
-                }
-                byte[] next = FrameIO.read(in, FrameIO.UNBOUNDED);
-                if (next == null) {
-                    return 0;
-                }
-                f = Frames.decode(next, Integer.MAX_VALUE - 16);
-            }
-            return 1;
-        } catch (ProtocolException | Values.InvalidValue e) {
-            return 1;
-        }
-    }
-
-    /** Runs one exec; returns false when the connection became terminal (native_abort). */
-    private boolean runOne(Frame.Exec exec) throws IOException, ProtocolException, Values.InvalidValue {
-        Frame.ExecLimits l = exec.limits();
-        if (exec.version() != Frame.VERSION || l.maxSourceBytes() <= 0 || l.maxExecutionSteps() <= 0
-                || l.maxNativeCalls() <= 0 || l.maxValueDepth() <= 0 || l.maxValueBytes() <= 0) {
-            throw new ProtocolException("invalid exec frame");
-        }
-        if (GoStrings.utf8Length(exec.source()) > l.maxSourceBytes()) {
-            FrameIO.write(out, Frames.encode(new Frame.FinalError("resource_limit", null)));
-            return true;
-        }
-        if (engine == null) {
-            FrameIO.write(out, Frames.encode(new Frame.FinalError("internal", null)));
-            return true;
-        }
-        long resultCap = "{\"type\":\"native_result\",\"result\":".length() + l.maxValueBytes() + 1;
-        Bridge bridge = new Bridge(l, resultCap);
-        Frame terminal;
-        try {
-            Object value = engine.run(exec.source(), l, exec.manifest(), bridge);
-            String encoded = Values.encode(value);
-            if (Values.depth(value) > l.maxValueDepth() || Values.size(encoded) > l.maxValueBytes()) {
-                terminal = new Frame.FinalError("resource_limit", null);
-            } else {
-                terminal = new Frame.Final(value);
-            }
-        } catch (Engine.Aborted a) {
-            return false;
-        } catch (Engine.Failure e) {
-            terminal = new Frame.FinalError(e.code(), e.detail());
-        } catch (Values.InvalidValue e) {
-            terminal = new Frame.FinalError("invalid_program", null);
-        } catch (StackOverflowError e) {
-            terminal = new Frame.FinalError("resource_limit", null);
-        }
-        if (bridge.aborted) {
-            return false;
-        }
-        FrameIO.write(out, Frames.encode(terminal));
-        return true;
-    }
-
-    /** Forwards native calls: one outstanding at a time, results validated before use. */
-    private final class Bridge implements Engine.Bridge {
-        private final Frame.ExecLimits limits;
-        private final long resultCap;
-        private long calls;
-        boolean aborted;
-
-        Bridge(Frame.ExecLimits limits, long resultCap) {
-            this.limits = limits;
-            this.resultCap = resultCap;
-        }
-
-        @Override
-        public Object call(String capabilityId, Map<String, Object> arguments) throws Engine.Aborted, IOException {
-            if (aborted || ++calls > limits.maxNativeCalls()) {
-                throw new IllegalStateException("native call in a terminal state");
-            }
-            try {
-                FrameIO.write(out, Frames.encode(new Frame.NativeCall(capabilityId, arguments)));
-                byte[] payload = FrameIO.read(in, resultCap);
-                if (payload == null) {
-                    throw new IOException("host closed the connection");
-                }
-                Frame f = Frames.decode(payload, limits.maxValueDepth());
-                if (f instanceof Frame.NativeAbort) {
-                    aborted = true;
-                    throw new Engine.Aborted();
-                }
-                if (f instanceof Frame.NativeResult r) {
-                    return Values.validate(r.result(), limits.maxValueDepth());
-                }
-                throw new IOException("unexpected frame from host");
-            } catch (ProtocolException | Values.InvalidValue e) {
-                throw new IOException("protocol violation: " + e.getMessage());
-            }
-        }
-    }
+  }
 }

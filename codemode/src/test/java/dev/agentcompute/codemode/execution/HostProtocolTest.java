@@ -9,6 +9,7 @@ import dev.agentcompute.codemode.Limits;
 import dev.agentcompute.codemode.authz.Policy;
 import dev.agentcompute.codemode.authz.Subject;
 import dev.agentcompute.codemode.catalog.Catalog;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -16,54 +17,62 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The host's side of the worker protocol (spec §2.3, §2.7) end to end: each worker here answers
- * the probe, then breaks the protocol one way. The execution ends with the failure the contract
- * names, never hangs, and never runs more capability calls than the limit allows.
+ * The host's side of the worker protocol (spec §2.3, §2.7) end to end: each worker here answers the
+ * probe, then breaks the protocol one way. The execution ends with the failure the contract names,
+ * never hangs, and never runs more capability calls than the limit allows.
  */
 class HostProtocolTest {
 
-    record None() { }
+  record None() {}
 
-    record Pong(long n) { }
+  record Pong(long n) {}
 
-    static final Subject USER = new Subject("u");
-    static final int MAX_CALLS = 3;
+  static final Subject USER = new Subject("u");
+  static final int MAX_CALLS = 3;
 
-    @ParameterizedTest(name = "{0} -> {1}")
-    @CsvSource({
-        "garbage, internal failure",
-        "data-after-final, internal failure",
-        "call-flood, internal failure",
-        "unknown-capability, internal failure",
-        "wrong-frame, internal failure",
-        "silent-exit, internal failure",
-        "out-of-memory-exit, resource limit exceeded",
-    })
-    void aWorkerThatBreaksTheProtocolEndsTheExecution(String mode, String failure) throws Exception {
-        AtomicInteger handled = new AtomicInteger();
-        Capability<None, Pong> ping = Capability.named("test.ping", None.class, Pong.class).id("test.entry.ping")
-                .summary("Ping.").handler((ctx, s, in) -> new Pong(handled.incrementAndGet()));
-        List<String> problems = new ArrayList<>();
-        Catalog catalog = Catalog.build(List.of(ping), List.of(), problems);
-        assertThat(problems).isEmpty();
-        Limits limits = Limits.unset().with("MaxNativeCalls", Integer.toString(MAX_CALLS))
-                .with("MaxExecutionTime", "60s").with("MaxConcurrentExecutions", "1").resolve();
-        List<String> command = new ArrayList<>(WorkerCommand.build(64L << 20));
-        command.set(command.size() - 1, MisbehavingWorker.class.getName());
-        command.add(mode);
-        try (Executor executor = Executor.start(catalog, Policy.allowAll(), limits, command, 1L << 20)) {
-            String outcome;
-            try {
-                executor.execute(Context.background(), USER, "def main():\n    return 1\n");
-                outcome = "a value";
-            } catch (CodeModeException e) {
-                outcome = e.clientText();
-            }
-            assertThat(outcome).isEqualTo(failure);
-            assertThat(handled.get()).as("capability calls run").isLessThanOrEqualTo(MAX_CALLS);
-            if (mode.equals("call-flood")) {
-                assertThat(handled).as("every call within the limit ran, none beyond").hasValue(MAX_CALLS);
-            }
-        }
+  @ParameterizedTest(name = "{0} -> {1}")
+  @CsvSource({
+    "garbage, internal failure",
+    "data-after-final, internal failure",
+    "call-flood, internal failure",
+    "unknown-capability, internal failure",
+    "wrong-frame, internal failure",
+    "silent-exit, internal failure",
+    "out-of-memory-exit, resource limit exceeded",
+  })
+  void aWorkerThatBreaksTheProtocolEndsTheExecution(String mode, String failure) throws Exception {
+    AtomicInteger handled = new AtomicInteger();
+    Capability<None, Pong> ping =
+        Capability.named("test.ping", None.class, Pong.class)
+            .id("test.entry.ping")
+            .summary("Ping.")
+            .handler((ctx, s, in) -> new Pong(handled.incrementAndGet()));
+    List<String> problems = new ArrayList<>();
+    Catalog catalog = Catalog.build(List.of(ping), List.of(), problems);
+    assertThat(problems).isEmpty();
+    Limits limits =
+        Limits.unset()
+            .withMaxNativeCalls(MAX_CALLS)
+            .withMaxExecutionTime(Duration.ofSeconds(60))
+            .withMaxConcurrentExecutions(1)
+            .resolve();
+    List<String> command = new ArrayList<>(WorkerCommand.build(64L << 20));
+    command.set(command.size() - 1, MisbehavingWorker.class.getName());
+    command.add(mode);
+    try (Executor executor =
+        Executor.start(catalog, Policy.allowRegistered(), limits, command, 1L << 20)) {
+      String outcome;
+      try {
+        executor.execute(Context.background(), USER, "def main():\n    return 1\n");
+        outcome = "a value";
+      } catch (CodeModeException e) {
+        outcome = e.clientText();
+      }
+      assertThat(outcome).isEqualTo(failure);
+      assertThat(handled.get()).as("capability calls run").isLessThanOrEqualTo(MAX_CALLS);
+      if (mode.equals("call-flood")) {
+        assertThat(handled).as("every call within the limit ran, none beyond").hasValue(MAX_CALLS);
+      }
     }
+  }
 }

@@ -16,42 +16,41 @@ import java.util.Map;
  * names, so the host's side of spec §2 can be tested end to end (HostProtocolTest).
  */
 final class MisbehavingWorker {
-    private MisbehavingWorker() {
-    }
+  private MisbehavingWorker() {}
 
-    public static void main(String[] args) throws Exception {
-        InputStream in = new BufferedInputStream(System.in);
-        OutputStream out = new FileOutputStream(FileDescriptor.out);
-        Frame first = Frames.decode(FrameIO.read(in, FrameIO.UNBOUNDED), 64);
-        if (first instanceof Frame.Probe) {
-            FrameIO.write(out, Frames.encode(new Frame.ProbeAck(Frame.VERSION)));
-            return;
-        }
-        switch (args[0]) {
-            case "garbage" -> out.write("this is not a frame".getBytes(StandardCharsets.US_ASCII));
-            case "data-after-final" -> {
-                FrameIO.write(out, Frames.encode(new Frame.Final(1L)));
-                out.write(0);
-            }
-            case "call-flood" -> {
-                for (int i = 0; i < 1000; i++) {
-                    FrameIO.write(out, Frames.encode(new Frame.NativeCall("test.entry.ping", Map.of())));
-                    if (FrameIO.read(in, FrameIO.UNBOUNDED) == null) {
-                        break;
-                    }
-                }
-            }
-            case "unknown-capability" -> {
-                FrameIO.write(out, Frames.encode(new Frame.NativeCall("no.such.entry", Map.of())));
-                FrameIO.read(in, FrameIO.UNBOUNDED);
-            }
-            case "wrong-frame" -> FrameIO.write(out, Frames.encode(new Frame.ProbeAck(Frame.VERSION)));
-            case "silent-exit" -> System.exit(1);
-            case "out-of-memory-exit" -> System.exit(WorkerCommand.OUT_OF_MEMORY_EXIT);
-            default -> throw new IllegalArgumentException(args[0]);
-        }
-        out.flush();
-        out.close();
-        System.exit(0);
+  public static void main(String[] args) throws Exception {
+    InputStream in = new BufferedInputStream(System.in);
+    OutputStream out = new FileOutputStream(FileDescriptor.out);
+    Frame first = Frames.decode(FrameIO.read(in, FrameIO.UNBOUNDED), 64);
+    if (first instanceof Frame.Probe) {
+      FrameIO.write(out, Frames.encode(new Frame.ProbeAck(Frame.VERSION)));
+      return;
     }
+    switch (args[0]) {
+      case "garbage" -> out.write("this is not a frame".getBytes(StandardCharsets.US_ASCII));
+      case "data-after-final" -> {
+        FrameIO.write(out, Frames.encode(new Frame.Final(1L)));
+        out.write(0);
+      }
+      case "call-flood" -> {
+        for (int i = 0; i < 1000; i++) {
+          FrameIO.write(out, Frames.encode(new Frame.NativeCall("test.entry.ping", Map.of())));
+          if (FrameIO.read(in, FrameIO.UNBOUNDED) == null) {
+            break;
+          }
+        }
+      }
+      case "unknown-capability" -> {
+        FrameIO.write(out, Frames.encode(new Frame.NativeCall("no.such.entry", Map.of())));
+        FrameIO.read(in, FrameIO.UNBOUNDED);
+      }
+      case "wrong-frame" -> FrameIO.write(out, Frames.encode(new Frame.ProbeAck(Frame.VERSION)));
+      case "silent-exit" -> System.exit(1);
+      case "out-of-memory-exit" -> System.exit(WorkerCommand.OUT_OF_MEMORY_EXIT);
+      default -> throw new IllegalArgumentException(args[0]);
+    }
+    out.flush();
+    out.close();
+    System.exit(0);
+  }
 }

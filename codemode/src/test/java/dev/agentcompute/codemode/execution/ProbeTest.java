@@ -10,61 +10,96 @@ import org.junit.jupiter.api.Test;
 
 class ProbeTest {
 
-    static final String ADVICE = "; call codemode.ServeWorkerAndExit() as the first statement of main and of TestMain in "
-            + "test binaries, before flag parsing or constructing credentials, clients, authorizers, handlers, or a Server";
+  static final String ADVICE =
+      "; call codemode.ServeWorkerAndExit() as the first statement of main and of TestMain in "
+          + "test binaries, before flag parsing or constructing credentials, clients, authorizers, handlers, or a Server";
 
-    @Test
-    void theRealWorkerAnswersTheProbe() throws CodeModeException {
-        Probe.run(WorkerCommand.build(64L << 20));
-    }
+  @Test
+  void theRealWorkerAnswersTheProbe() throws CodeModeException {
+    Probe.run(WorkerCommand.build(64L << 20));
+  }
 
-    @Test
-    void aMissingWorkerEntryIsDiagnosedWithItsStderr() {
-        List<String> cmd = new ArrayList<>(WorkerCommand.build(64L << 20));
-        cmd.set(cmd.size() - 1, "dev.agentcompute.NoSuchMain");
-        assertThatThrownBy(() -> Probe.run(cmd)).isInstanceOfSatisfying(CodeModeException.class, e ->
-                assertThat(e.getMessage()).startsWith("invalid registration: CodeMode worker probe failed: child exited with status 1"
-                        + ADVICE + "; worker stderr: \"").contains("dev.agentcompute.NoSuchMain"));
-    }
+  @Test
+  void aMissingWorkerEntryIsDiagnosedWithItsStderr() {
+    List<String> cmd = new ArrayList<>(WorkerCommand.build(64L << 20));
+    cmd.set(cmd.size() - 1, "dev.agentcompute.NoSuchMain");
+    assertThatThrownBy(() -> Probe.run(cmd))
+        .isInstanceOfSatisfying(
+            CodeModeException.class,
+            e ->
+                assertThat(e.getMessage())
+                    .startsWith(
+                        "invalid registration: CodeMode worker probe failed: child exited with status 1"
+                            + ADVICE
+                            + "; worker stderr: \"")
+                    .contains("dev.agentcompute.NoSuchMain"));
+  }
 
-    @Test
-    void silentAndChattyChildrenAreRejected() {
-        assertThatThrownBy(() -> Probe.run(List.of("/bin/true"))).hasMessage(
-                "invalid registration: CodeMode worker probe failed: stdout closed before probe_ack" + ADVICE);
-        assertThatThrownBy(() -> Probe.run(List.of("/bin/echo", "hello world, this is not a frame")))
-                .hasMessage("invalid registration: CodeMode worker probe failed: stdout contained non-protocol data before probe_ack"
-                        + ADVICE);
-        assertThatThrownBy(() -> Probe.run(List.of("/bin/sleep", "30"))).hasMessageStartingWith(
-                "invalid registration: CodeMode worker probe failed: deadline exceeded after 5s");
-        assertThatThrownBy(() -> Probe.run(List.of("/nonexistent/java"))).hasMessageStartingWith(
-                "invalid registration: CodeMode worker probe could not start the current executable:");
-    }
+  @Test
+  void silentAndChattyChildrenAreRejected() {
+    assertThatThrownBy(() -> Probe.run(List.of("/bin/true")))
+        .hasMessage(
+            "invalid registration: CodeMode worker probe failed: stdout closed before probe_ack"
+                + ADVICE);
+    assertThatThrownBy(() -> Probe.run(List.of("/bin/echo", "hello world, this is not a frame")))
+        .hasMessage(
+            "invalid registration: CodeMode worker probe failed: stdout contained non-protocol data before probe_ack"
+                + ADVICE);
+    assertThatThrownBy(() -> Probe.run(List.of("/bin/sleep", "30")))
+        .hasMessageStartingWith(
+            "invalid registration: CodeMode worker probe failed: deadline exceeded after 5s");
+    assertThatThrownBy(() -> Probe.run(List.of("/nonexistent/java")))
+        .hasMessageStartingWith(
+            "invalid registration: CodeMode worker probe could not start the current executable:");
+  }
 
-    @Test
-    void stderrExcerptIsQuotedAndTruncated() {
-        assertThat(Probe.stderrSuffix("boom\n".getBytes())).isEqualTo("; worker stderr: \"boom\"");
-        assertThat(Probe.stderrSuffix(new byte[0])).isEmpty();
-        assertThat(Probe.stderrSuffix("x".repeat(5000).getBytes()))
-                .startsWith("; worker stderr (truncated to 4096 bytes): \"xxx").hasSize(43 + 4096 + 2);
-    }
+  @Test
+  void stderrExcerptIsQuotedAndTruncated() {
+    assertThat(Probe.stderrSuffix("boom\n".getBytes())).isEqualTo("; worker stderr: \"boom\"");
+    assertThat(Probe.stderrSuffix(new byte[0])).isEmpty();
+    assertThat(Probe.stderrSuffix("x".repeat(5000).getBytes()))
+        .startsWith("; worker stderr (truncated to 4096 bytes): \"xxx")
+        .hasSize(43 + 4096 + 2);
+  }
 
-    private static List<String> answering(String printf) {
-        // Reads the 32-byte probe frame first, so the host's write never meets a closed pipe.
-        return List.of("/bin/sh", "-c", "head -c 32 >/dev/null; " + printf);
-    }
+  private static List<String> answering(String printf) {
+    // Reads the 32-byte probe frame first, so the host's write never meets a closed pipe.
+    return List.of("/bin/sh", "-c", "head -c 32 >/dev/null; " + printf);
+  }
 
-    @Test
-    void malformedAcksVersionMismatchesTrailingDataAndExitStatusesAreNamed() throws CodeModeException {
-        assertThatThrownBy(() -> Probe.run(answering("printf '\\000\\000\\000\\040{\"type\":\"probe_ack\",\"version\":2}'")))
-                .hasMessage("invalid registration: CodeMode worker probe failed: protocol version mismatch: child reported 2, "
-                        + "parent requires 1" + ADVICE);
-        assertThatThrownBy(() -> Probe.run(answering("printf '\\000\\000\\000\\040{\"type\":\"probe_ack\",\"versio\":11}'")))
-                .hasMessage("invalid registration: CodeMode worker probe failed: received malformed probe_ack" + ADVICE);
-        assertThatThrownBy(() -> Probe.run(answering("printf '\\000\\000\\000\\040{\"type\":\"probe_ack\",\"version\":1}x'")))
-                .hasMessage("invalid registration: CodeMode worker probe failed: received data after probe_ack" + ADVICE);
-        assertThatThrownBy(() -> Probe.run(answering("echo oops >&2; exit 7")))
-                .hasMessage("invalid registration: CodeMode worker probe failed: child exited with status 7" + ADVICE
-                        + "; worker stderr: \"oops\"");
-        Probe.run(answering("printf '\\000\\000\\000\\040{\"type\":\"probe_ack\",\"version\":1}'"));
-    }
+  @Test
+  void malformedAcksVersionMismatchesTrailingDataAndExitStatusesAreNamed()
+      throws CodeModeException {
+    assertThatThrownBy(
+            () ->
+                Probe.run(
+                    answering(
+                        "printf '\\000\\000\\000\\040{\"type\":\"probe_ack\",\"version\":2}'")))
+        .hasMessage(
+            "invalid registration: CodeMode worker probe failed: protocol version mismatch: child reported 2, "
+                + "parent requires 1"
+                + ADVICE);
+    assertThatThrownBy(
+            () ->
+                Probe.run(
+                    answering(
+                        "printf '\\000\\000\\000\\040{\"type\":\"probe_ack\",\"versio\":11}'")))
+        .hasMessage(
+            "invalid registration: CodeMode worker probe failed: received malformed probe_ack"
+                + ADVICE);
+    assertThatThrownBy(
+            () ->
+                Probe.run(
+                    answering(
+                        "printf '\\000\\000\\000\\040{\"type\":\"probe_ack\",\"version\":1}x'")))
+        .hasMessage(
+            "invalid registration: CodeMode worker probe failed: received data after probe_ack"
+                + ADVICE);
+    assertThatThrownBy(() -> Probe.run(answering("echo oops >&2; exit 7")))
+        .hasMessage(
+            "invalid registration: CodeMode worker probe failed: child exited with status 7"
+                + ADVICE
+                + "; worker stderr: \"oops\"");
+    Probe.run(answering("printf '\\000\\000\\000\\040{\"type\":\"probe_ack\",\"version\":1}'"));
+  }
 }

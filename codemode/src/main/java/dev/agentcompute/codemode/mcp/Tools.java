@@ -1,0 +1,157 @@
+package dev.agentcompute.codemode.mcp;
+
+import dev.agentcompute.codemode.CodeModeException;
+import dev.agentcompute.codemode.Context;
+import dev.agentcompute.codemode.Execution;
+import dev.agentcompute.codemode.Failure;
+import dev.agentcompute.codemode.PendingConfirmation;
+import dev.agentcompute.codemode.Server;
+import dev.agentcompute.codemode.authz.Subject;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.server.McpServerFeatures;
+import io.modelcontextprotocol.server.McpSyncServerExchange;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The three tool specifications and their request flow: resolve, call the service, project. */
+final class Tools {
+
+  private Tools() {}
+
+  /** One tool's service call, given the request's context, subject and arguments. */
+  interface Call {
+    Map<String, Object> run(
+        Context ctx,
+        Subject subject,
+        Map<String, Object> arguments,
+        McpSyncServerExchange exchange,
+        McpSchema.CallToolRequest request)
+        throws CodeModeException;
+  }
+
+  static List<McpServerFeatures.SyncToolSpecification> of(
+      Server service, InvocationResolver resolver) {
+    McpJsonMapper json = McpJsonDefaults.getMapper();
+    return List.of(
+        tool(
+            json,
+            "search_api",
+            ToolContracts.SEARCH_DESCRIPTION,
+            ToolContracts.SEARCH_INPUT,
+            ToolContracts.SEARCH_OUTPUT,
+            ToolContracts.DISCOVERY,
+            resolver,
+            (ctx, subject, args, exchange, request) ->
+                McpJson.search(
+                    service.search(ctx, subject, string(args, "query"), string(args, "cursor")))),
+        tool(
+            json,
+            "describe_api",
+            ToolContracts.DESCRIBE_DESCRIPTION,
+            ToolContracts.DESCRIBE_INPUT,
+            ToolContracts.DESCRIBE_OUTPUT,
+            ToolContracts.DISCOVERY,
+            resolver,
+            (ctx, subject, args, exchange, request) ->
+                McpJson.describe(service.describe(ctx, subject, string(args, "name")))),
+        tool(
+            json,
+            "execute",
+            ToolContracts.EXECUTE_DESCRIPTION,
+            ToolContracts.EXECUTE_INPUT,
+            ToolContracts.EXECUTE_OUTPUT,
+            ToolContracts.EXECUTE,
+            resolver,
+            (ctx, subject, args, exchange, request) -> {
+              Execution execution =
+                  Execution.of(string(args, "source"))
+                      .withConfirmation(string(args, "confirmation"))
+                      .withConfirmer(Elicitation.confirmer(exchange));
+              if (exchange != null && request.progressToken() != null) {
+                execution =
+                    execution.withObserver(new McpProgress(exchange, request.progressToken()));
+              }
+              Map<String, Object> out = new LinkedHashMap<>();
+              out.put("result", service.execute(ctx, subject, execution));
+              return out;
+            }));
+  }
+
+  private static String string(Map<String, Object> args, String property) {
+    return args != null && args.get(property) instanceof String s ? s : "";
+  }
+
+  private static McpServerFeatures.SyncToolSpecification tool(
+      McpJsonMapper json,
+      String name,
+      String description,
+      String inputSchema,
+      String outputSchema,
+      McpSchema.ToolAnnotations annotations,
+      InvocationResolver resolver,
+      Call call) {
+    McpSchema.Tool tool =
+        McpSchema.Tool.builder()
+            .name(name)
+            .description(description)
+            .inputSchema(json, inputSchema)
+            .outputSchema(json, outputSchema)
+            .annotations(annotations)
+            .build();
+    return McpServerFeatures.SyncToolSpecification.builder()
+        .tool(tool)
+        .callHandler(
+            (exchange, request) -> {
+              Context ctx = CallContexts.of(exchange == null ? null : exchange.transportContext());
+              try {
+                Subject subject = CallContexts.subject(resolver, ctx);
+                if (subject == null) {
+                  return error(Failure.UNAUTHENTICATED.text());
+                }
+                Map<String, Object> value =
+                    call.run(ctx, subject, request.arguments(), exchange, request);
+                return McpSchema.CallToolResult.builder()
+                    .addTextContent(McpJson.write(value))
+                    .structuredContent(value)
+                    .isError(false)
+                    .build();
+              } catch (CodeModeException e) {
+                return e.pendingConfirmation()
+                    .map(p -> confirmationRequired(e.clientText(), p))
+                    .orElseGet(() -> error(e.clientText()));
+              } catch (Throwable t) {
+                return error(Failure.INTERNAL.text());
+              } finally {
+                ctx.cancel();
+              }
+            })
+        .build();
+  }
+
+  private static McpSchema.CallToolResult error(String text) {
+    return McpSchema.CallToolResult.builder().isError(true).addTextContent(text).build();
+  }
+
+  /**
+   * The answer when a call needs approval and nobody could be asked (spec policy.md §5 step 3): the
+   * text, and the token in structured content.
+   */
+  private static McpSchema.CallToolResult confirmationRequired(String text, PendingConfirmation p) {
+    Map<String, Object> confirmation = new LinkedHashMap<>();
+    confirmation.put("token", p.token());
+    confirmation.put("capability", p.capability());
+    confirmation.put("arguments", p.arguments());
+    confirmation.put("expires_at", DateTimeFormatter.ISO_INSTANT.format(p.expiresAt()));
+    Map<String, Object> structured = new LinkedHashMap<>();
+    structured.put("confirmation", confirmation);
+    return McpSchema.CallToolResult.builder()
+        .isError(true)
+        .addTextContent(text)
+        .structuredContent(structured)
+        .build();
+  }
+}

@@ -1,0 +1,41 @@
+package dev.agentcompute.codemode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.agentcompute.codemode.authz.Subject;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Big-int arithmetic is bounded by the interpreter's own budgets (issue 13 item 2): a program that
+ * squares an int forty times (its value would have 1.7e12 bits) ran for minutes of CPU inside the
+ * default 1,000,000-step budget, until the 5 s deadline killed its worker.
+ */
+class HostileArithmeticTest {
+  static final Subject USER = new Subject("user-1");
+  static Server server;
+
+  @BeforeAll
+  static void build() throws CodeModeException {
+    server = new ContractServer().build(Limits.unset()); // the defaults: 1,000,000 steps, 5 s
+  }
+
+  @AfterAll
+  static void close() {
+    server.close();
+  }
+
+  @Test
+  void squaringAnIntFortyTimesEndsAsAResourceLimitOfTheInterpreterNotOfTheDeadline() {
+    String body = "x = 3\n" + "x = x * x\n".repeat(40) + "return 0\n";
+    CodeModeException e =
+        catchThrowableOfType(CodeModeException.class, () -> ContractServer.run(server, USER, body));
+    assertThat(e).as("the program must fail").isNotNull();
+    assertThat(e.clientText()).isEqualTo("resource limit exceeded");
+    assertThat(e.deadlineExceeded())
+        .as("ended by the interpreter's size limit, well before the 5 s deadline")
+        .isFalse();
+  }
+}
