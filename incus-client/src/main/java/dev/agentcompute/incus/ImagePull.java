@@ -8,14 +8,14 @@ import java.util.List;
  * reachable over HTTPS; {@code secret} comes from {@link Images#secret} for private images.
  */
 public record ImagePull(
-        String server,
-        String certificatePem,
-        String fingerprint,
-        String secret,
-        String sourceProject,
-        List<String> aliases) {
+    String server,
+    String certificatePem,
+    String fingerprint,
+    String secret,
+    String sourceProject,
+    List<String> aliases) {
 
-    public ImagePull withAliases(List<String> newAliases) {
-        return new ImagePull(server, certificatePem, fingerprint, secret, sourceProject, newAliases);
-    }
+  public ImagePull withAliases(List<String> newAliases) {
+    return new ImagePull(server, certificatePem, fingerprint, secret, sourceProject, newAliases);
+  }
 }

@@ -9,14 +9,14 @@ package dev.agentcompute.incus;
 @FunctionalInterface
 public interface IncusCallObserver {
 
-    /** Observes nothing. */
-    IncusCallObserver NONE = (method, path, status, nanos) -> { };
+  /** Observes nothing. */
+  IncusCallObserver NONE = (method, path, status, nanos) -> {};
 
-    /**
-     * @param method HTTP method
-     * @param path   request path without its query (e.g. {@code /1.0/instances/c1/state})
-     * @param status HTTP status, or 0 when no answer came (unreachable, timed out, cancelled)
-     * @param nanos  time from sending the request to the end of reading the answer
-     */
-    void onCall(String method, String path, int status, long nanos);
+  /**
+   * @param method HTTP method
+   * @param path request path without its query (e.g. {@code /1.0/instances/c1/state})
+   * @param status HTTP status, or 0 when no answer came (unreachable, timed out, cancelled)
+   * @param nanos time from sending the request to the end of reading the answer
+   */
+  void onCall(String method, String path, int status, long nanos);
 }

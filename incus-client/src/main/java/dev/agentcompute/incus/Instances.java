@@ -8,102 +8,117 @@ import tools.jackson.core.type.TypeReference;
 /** {@code /1.0/instances} in the client's project (and, for creation, its target member). */
 public final class Instances {
 
-    private final Rest rest;
-    private final Scope scope;
+  private final Rest rest;
+  private final Scope scope;
 
-    Instances(Rest rest, Scope scope) {
-        this.rest = rest;
-        this.scope = scope;
-    }
+  Instances(Rest rest, Scope scope) {
+    this.rest = rest;
+    this.scope = scope;
+  }
 
-    /** Creates (and, if the spec says so, starts) an instance; waits for the operation. */
-    public Operation create(InstanceSpec spec) {
-        return createAsync(spec).await();
-    }
+  /** Creates (and, if the spec says so, starts) an instance; waits for the operation. */
+  public Operation create(InstanceSpec spec) {
+    return createAsync(spec).await();
+  }
 
-    public PendingOperation createAsync(InstanceSpec spec) {
-        return rest.async(scope, "POST", "/1.0/instances", spec, null);
-    }
+  public PendingOperation createAsync(InstanceSpec spec) {
+    return rest.async(scope, "POST", "/1.0/instances", spec, null);
+  }
 
-    /** Full view ({@code recursion=1}): config, devices, state and snapshots. */
-    public Instance get(String name) {
-        return rest.get(scope, path(name) + "?recursion=1", Instance.class);
-    }
+  /** Full view ({@code recursion=1}): config, devices, state and snapshots. */
+  public Instance get(String name) {
+    return rest.get(scope, path(name) + "?recursion=1", Instance.class);
+  }
 
-    /** The instance with its ETag, for a guarded {@link #update}. */
-    public Tagged<Instance> getTagged(String name) {
-        return rest.getTagged(scope, path(name), Instance.class);
-    }
+  /** The instance with its ETag, for a guarded {@link #update}. */
+  public Tagged<Instance> getTagged(String name) {
+    return rest.getTagged(scope, path(name), Instance.class);
+  }
 
-    /** All instances of the project with config and devices (no runtime state). */
-    public List<Instance> list() {
-        return rest.get(scope, "/1.0/instances?recursion=1", new TypeReference<List<Instance>>() { });
-    }
+  /** All instances of the project with config and devices (no runtime state). */
+  public List<Instance> list() {
+    return rest.get(scope, "/1.0/instances?recursion=1", new TypeReference<List<Instance>>() {});
+  }
 
-    /** All instances with runtime state and snapshots ({@code recursion=2}); slower. */
-    public List<Instance> listWithState() {
-        return rest.get(scope, "/1.0/instances?recursion=2", new TypeReference<List<Instance>>() { });
-    }
+  /**
+   * The instances of every project in one request (config and devices, no runtime state; each names
+   * its {@link Instance#project()}). Needs the server's {@code instances_all_projects} API.
+   */
+  public List<Instance> listAllProjects() {
+    return rest.get(
+        scope,
+        "/1.0/instances?recursion=1&all-projects=true",
+        new TypeReference<List<Instance>>() {});
+  }
 
-    public Instance.State state(String name) {
-        return rest.get(scope, path(name) + "/state", Instance.State.class);
-    }
+  /** All instances with runtime state and snapshots ({@code recursion=2}); slower. */
+  public List<Instance> listWithState() {
+    return rest.get(scope, "/1.0/instances?recursion=2", new TypeReference<List<Instance>>() {});
+  }
 
-    /** Replaces the writable fields; {@code etag} (nullable) is sent as If-Match. */
-    public void update(String name, InstancePut put, String etag) {
-        rest.call(scope, "PUT", path(name), put, etag);
-    }
+  public Instance.State state(String name) {
+    return rest.get(scope, path(name) + "/state", Instance.State.class);
+  }
 
-    public void start(String name) {
-        changeState(name, "start", -1, false).await();
-    }
+  /** Replaces the writable fields; {@code etag} (nullable) is sent as If-Match. */
+  public void update(String name, InstancePut put, String etag) {
+    rest.call(scope, "PUT", path(name), put, etag);
+  }
 
-    public void stop(String name, boolean force) {
-        changeState(name, "stop", -1, force).await();
-    }
+  public void start(String name) {
+    changeState(name, "start", -1, false).await();
+  }
 
-    public void restart(String name, boolean force) {
-        changeState(name, "restart", -1, force).await();
-    }
+  public void stop(String name, boolean force) {
+    changeState(name, "stop", -1, force).await();
+  }
 
-    /** {@code PUT .../state}: action start, stop, restart, freeze or unfreeze; timeout in seconds (-1 = none). */
-    public PendingOperation changeState(String name, String action, int timeoutSeconds, boolean force) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("action", action);
-        body.put("timeout", timeoutSeconds);
-        body.put("force", force);
-        body.put("stateful", false);
-        return rest.async(scope, "PUT", path(name) + "/state", body, null);
-    }
+  public void restart(String name, boolean force) {
+    changeState(name, "restart", -1, force).await();
+  }
 
-    public void rename(String name, String newName) {
-        rest.async(scope, "POST", path(name), Map.of("name", newName), null).await();
-    }
+  /**
+   * {@code PUT .../state}: action start, stop, restart, freeze or unfreeze; timeout in seconds (-1
+   * = none).
+   */
+  public PendingOperation changeState(
+      String name, String action, int timeoutSeconds, boolean force) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("action", action);
+    body.put("timeout", timeoutSeconds);
+    body.put("force", force);
+    body.put("stateful", false);
+    return rest.async(scope, "PUT", path(name) + "/state", body, null);
+  }
 
-    /** Deletes a stopped instance (see {@link #forceDelete} for a running one). */
-    public void delete(String name) {
-        rest.async(scope, "DELETE", path(name), null, null).await();
-    }
+  public void rename(String name, String newName) {
+    rest.async(scope, "POST", path(name), Map.of("name", newName), null).await();
+  }
 
-    /** Stops the instance hard if it runs, then deletes it (snapshots go with it). */
-    public void forceDelete(String name) {
-        Instance.State state = state(name);
-        if (!"Stopped".equalsIgnoreCase(state.status())) {
-            try {
-                stop(name, true);
-            } catch (IncusException.Failed e) {
-                // It may have stopped on its own in between; the delete below tells.
-            }
-        }
-        delete(name);
-    }
+  /** Deletes a stopped instance (see {@link #forceDelete} for a running one). */
+  public void delete(String name) {
+    rest.async(scope, "DELETE", path(name), null, null).await();
+  }
 
-    /** Runs a command over websockets; see {@link ExecRequest} and {@link ExecResult}. */
-    public ExecResult exec(String name, ExecRequest request) {
-        return new ExecSession(rest, scope, name, request).run();
+  /** Stops the instance hard if it runs, then deletes it (snapshots go with it). */
+  public void forceDelete(String name) {
+    Instance.State state = state(name);
+    if (!"Stopped".equalsIgnoreCase(state.status())) {
+      try {
+        stop(name, true);
+      } catch (IncusException.Failed e) {
+        // It may have stopped on its own in between; the delete below tells.
+      }
     }
+    delete(name);
+  }
 
-    static String path(String name) {
-        return "/1.0/instances/" + Scope.segment(name);
-    }
+  /** Runs a command over websockets; see {@link ExecRequest} and {@link ExecResult}. */
+  public ExecResult exec(String name, ExecRequest request) {
+    return new ExecSession(rest, scope, name, request).run();
+  }
+
+  static String path(String name) {
+    return "/1.0/instances/" + Scope.segment(name);
+  }
 }

@@ -6,8 +6,14 @@ package dev.agentcompute.incus;
  */
 public record NetworkState(String state, String hwaddr, Long mtu, String type, Ovn ovn) {
 
-    /** The OVN side of a network: its logical router and internal logical switch, and its uplink address. */
-    public record Ovn(String chassis, String logicalRouter, String logicalSwitch, String uplinkIpv4,
-                      String uplinkIpv6) {
-    }
+  /**
+   * The OVN side of a network: its logical router and internal logical switch, and its uplink
+   * address.
+   */
+  public record Ovn(
+      String chassis,
+      String logicalRouter,
+      String logicalSwitch,
+      String uplinkIpv4,
+      String uplinkIpv6) {}
 }

@@ -11,124 +11,170 @@ import tools.jackson.core.type.TypeReference;
  */
 public final class Networks {
 
-    private final Rest rest;
-    private final Scope scope;
+  private final Rest rest;
+  private final Scope scope;
 
-    Networks(Rest rest, Scope scope) {
-        this.rest = rest;
-        this.scope = scope;
-    }
+  Networks(Rest rest, Scope scope) {
+    this.rest = rest;
+    this.scope = scope;
+  }
 
-    public void create(NetworkSpec spec) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("name", spec.name());
-        body.put("type", spec.type());
-        body.put("description", spec.description() == null ? "" : spec.description());
-        body.put("config", spec.config() == null ? Map.of() : spec.config());
-        rest.call(scope, "POST", "/1.0/networks", body, null);
-    }
+  public void create(NetworkSpec spec) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("name", spec.name());
+    body.put("type", spec.type());
+    body.put("description", spec.description() == null ? "" : spec.description());
+    body.put("config", spec.config() == null ? Map.of() : spec.config());
+    rest.call(scope, "POST", "/1.0/networks", body, null);
+  }
 
-    public Network get(String name) {
-        return rest.get(scope, path(name), Network.class);
-    }
+  public Network get(String name) {
+    return rest.get(scope, path(name), Network.class);
+  }
 
-    public Tagged<Network> getTagged(String name) {
-        return rest.getTagged(scope, path(name), Network.class);
-    }
+  public Tagged<Network> getTagged(String name) {
+    return rest.getTagged(scope, path(name), Network.class);
+  }
 
-    public List<Network> list() {
-        return rest.get(scope, "/1.0/networks?recursion=1", new TypeReference<List<Network>>() { });
-    }
+  /**
+   * The names of the project's networks ({@code recursion=0}: no per-network state, which Incus
+   * computes slowly when there are many).
+   */
+  public List<String> names() {
+    List<String> urls = rest.get(scope, "/1.0/networks", new TypeReference<List<String>>() {});
+    return urls.stream()
+        .map(url -> url.substring(url.lastIndexOf('/') + 1))
+        .map(name -> name.contains("?") ? name.substring(0, name.indexOf('?')) : name)
+        .map(name -> java.net.URLDecoder.decode(name, java.nio.charset.StandardCharsets.UTF_8))
+        .toList();
+  }
 
-    /** Every project's networks (needs {@code networks_all_projects}). */
-    public List<Network> listAllProjects() {
-        return rest.get(scope, "/1.0/networks?recursion=1&all-projects=true", new TypeReference<List<Network>>() { });
-    }
+  public List<Network> list() {
+    return rest.get(scope, "/1.0/networks?recursion=1", new TypeReference<List<Network>>() {});
+  }
 
-    public void update(String name, String description, Map<String, String> config, String etag) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("description", description == null ? "" : description);
-        body.put("config", config);
-        rest.call(scope, "PUT", path(name), body, etag);
-    }
+  /** Every project's networks (needs {@code networks_all_projects}). */
+  public List<Network> listAllProjects() {
+    return rest.get(
+        scope,
+        "/1.0/networks?recursion=1&all-projects=true",
+        new TypeReference<List<Network>>() {});
+  }
 
-    public void delete(String name) {
-        rest.call(scope, "DELETE", path(name), null, null);
-    }
+  public void update(String name, String description, Map<String, String> config, String etag) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("description", description == null ? "" : description);
+    body.put("config", config);
+    rest.call(scope, "PUT", path(name), body, etag);
+  }
 
-    /** Live state; for OVN networks it names the logical router and switch Incus built. */
-    public NetworkState state(String name) {
-        return rest.get(scope, path(name) + "/state", NetworkState.class);
-    }
+  public void delete(String name) {
+    rest.call(scope, "DELETE", path(name), null, null);
+  }
 
-    public List<NetworkLease> leases(String name) {
-        return rest.get(scope, path(name) + "/leases", new TypeReference<List<NetworkLease>>() { });
-    }
+  /** Live state; for OVN networks it names the logical router and switch Incus built. */
+  public NetworkState state(String name) {
+    return rest.get(scope, path(name) + "/state", NetworkState.class);
+  }
 
-    public List<NetworkForward> forwards(String network) {
-        return rest.get(scope, path(network) + "/forwards?recursion=1", new TypeReference<List<NetworkForward>>() { });
-    }
+  public List<NetworkLease> leases(String name) {
+    return rest.get(scope, path(name) + "/leases", new TypeReference<List<NetworkLease>>() {});
+  }
 
-    public NetworkForward forward(String network, String listenAddress) {
-        return rest.get(scope, forwardPath(network, listenAddress), NetworkForward.class);
-    }
+  public List<NetworkForward> forwards(String network) {
+    return rest.get(
+        scope,
+        path(network) + "/forwards?recursion=1",
+        new TypeReference<List<NetworkForward>>() {});
+  }
 
-    public void createForward(String network, NetworkForward forward) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("listen_address", forward.listenAddress());
-        body.put("description", forward.description() == null ? "" : forward.description());
-        body.put("config", forward.config());
-        body.put("ports", forward.ports());
-        rest.call(scope, "POST", path(network) + "/forwards", body, null);
-    }
+  public NetworkForward forward(String network, String listenAddress) {
+    return rest.get(scope, forwardPath(network, listenAddress), NetworkForward.class);
+  }
 
-    /** Replaces description, config and ports of the forward on {@code forward.listenAddress()}. */
-    public void updateForward(String network, NetworkForward forward) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("description", forward.description() == null ? "" : forward.description());
-        body.put("config", forward.config());
-        body.put("ports", forward.ports());
-        rest.call(scope, "PUT", forwardPath(network, forward.listenAddress()), body, null);
-    }
+  public void createForward(String network, NetworkForward forward) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("listen_address", forward.listenAddress());
+    body.put("description", forward.description() == null ? "" : forward.description());
+    body.put("config", forward.config());
+    body.put("ports", forward.ports());
+    rest.call(scope, "POST", path(network) + "/forwards", body, null);
+  }
 
-    public void deleteForward(String network, String listenAddress) {
-        rest.call(scope, "DELETE", forwardPath(network, listenAddress), null, null);
-    }
+  /** Replaces description, config and ports of the forward on {@code forward.listenAddress()}. */
+  public void updateForward(String network, NetworkForward forward) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("description", forward.description() == null ? "" : forward.description());
+    body.put("config", forward.config());
+    body.put("ports", forward.ports());
+    rest.call(scope, "PUT", forwardPath(network, forward.listenAddress()), body, null);
+  }
 
-    public List<NetworkPeer> peers(String network) {
-        return rest.get(scope, path(network) + "/peers?recursion=1", new TypeReference<List<NetworkPeer>>() { });
-    }
+  public void deleteForward(String network, String listenAddress) {
+    rest.call(scope, "DELETE", forwardPath(network, listenAddress), null, null);
+  }
 
-    public NetworkPeer peer(String network, String peer) {
-        return rest.get(scope, path(network) + "/peers/" + Scope.segment(peer), NetworkPeer.class);
-    }
+  public List<NetworkPeer> peers(String network) {
+    return rest.get(
+        scope, path(network) + "/peers?recursion=1", new TypeReference<List<NetworkPeer>>() {});
+  }
 
-    public void createPeer(String network, NetworkPeer peer) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("name", peer.name());
-        body.put("description", peer.description() == null ? "" : peer.description());
-        body.put("type", peer.type() == null ? "local" : peer.type());
-        body.put("target_project", peer.targetProject());
-        body.put("target_network", peer.targetNetwork());
-        body.put("config", peer.config());
-        rest.call(scope, "POST", path(network) + "/peers", body, null);
-    }
+  public NetworkPeer peer(String network, String peer) {
+    return rest.get(scope, path(network) + "/peers/" + Scope.segment(peer), NetworkPeer.class);
+  }
 
-    public void deletePeer(String network, String peer) {
-        rest.call(scope, "DELETE", path(network) + "/peers/" + Scope.segment(peer), null, null);
-    }
+  public void createPeer(String network, NetworkPeer peer) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("name", peer.name());
+    body.put("description", peer.description() == null ? "" : peer.description());
+    body.put("type", peer.type() == null ? "local" : peer.type());
+    body.put("target_project", peer.targetProject());
+    body.put("target_network", peer.targetNetwork());
+    body.put("config", peer.config());
+    rest.call(scope, "POST", path(network) + "/peers", body, null);
+  }
 
-    /** Addresses in use; {@code allProjects} lists every project's, not only the client's. */
-    public List<NetworkAllocation> allocations(boolean allProjects) {
-        return rest.get(scope, "/1.0/network-allocations" + (allProjects ? "?all-projects=true" : ""),
-                new TypeReference<List<NetworkAllocation>>() { });
-    }
+  public void deletePeer(String network, String peer) {
+    rest.call(scope, "DELETE", path(network) + "/peers/" + Scope.segment(peer), null, null);
+  }
 
-    private static String path(String name) {
-        return "/1.0/networks/" + Scope.segment(name);
-    }
+  /** Addresses in use; {@code allProjects} lists every project's, not only the client's. */
+  public List<NetworkAllocation> allocations(boolean allProjects) {
+    return racingDeletes(
+        () ->
+            rest.get(
+                scope,
+                "/1.0/network-allocations" + (allProjects ? "?all-projects=true" : ""),
+                new TypeReference<List<NetworkAllocation>>() {}));
+  }
 
-    private static String forwardPath(String network, String listenAddress) {
-        return path(network) + "/forwards/" + Scope.segment(listenAddress);
+  /** How many times a listing is tried while networks vanish under it. */
+  private static final int LISTING_ATTEMPTS = 5;
+
+  /**
+   * A listing retried while a network it names is deleted meanwhile: Incus reads the network names,
+   * then loads each, and one deleted in between fails the whole listing with 404 {@code Failed
+   * loading network "x" in project "y": Network not found}. Any other failure, and the last
+   * attempt's, reaches the caller.
+   */
+  private static <T> T racingDeletes(java.util.function.Supplier<T> listing) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return listing.get();
+      } catch (IncusException.NotFound e) {
+        String message = e.getMessage() == null ? "" : e.getMessage();
+        if (attempt >= LISTING_ATTEMPTS || !message.contains("Failed loading network")) {
+          throw e;
+        }
+      }
     }
+  }
+
+  private static String path(String name) {
+    return "/1.0/networks/" + Scope.segment(name);
+  }
+
+  private static String forwardPath(String network, String listenAddress) {
+    return path(network) + "/forwards/" + Scope.segment(listenAddress);
+  }
 }

@@ -8,41 +8,42 @@ import java.util.Map;
 /** Server-wide calls: {@code /1.0} and the trust store ({@code /1.0/certificates}). */
 public final class Server {
 
-    private final Rest rest;
+  private final Rest rest;
 
-    Server(Rest rest) {
-        this.rest = rest;
-    }
+  Server(Rest rest) {
+    this.rest = rest;
+  }
 
-    /** {@code GET /1.0}. */
-    public ServerInfo info() {
-        return rest.get(Scope.DEFAULT, "/1.0", ServerInfo.class);
-    }
+  /** {@code GET /1.0}. */
+  public ServerInfo info() {
+    return rest.get(Scope.DEFAULT, "/1.0", ServerInfo.class);
+  }
 
-    /**
-     * Sets server config keys ({@code PATCH /1.0}); other keys are left alone. An empty value
-     * unsets the key (e.g. {@code core.https_address=""}).
-     */
-    public void updateConfig(Map<String, String> config) {
-        rest.call(Scope.DEFAULT, "PATCH", "/1.0", Map.of("config", config), null);
-    }
+  /**
+   * Sets server config keys ({@code PATCH /1.0}); other keys are left alone. An empty value unsets
+   * the key (e.g. {@code core.https_address=""}).
+   */
+  public void updateConfig(Map<String, String> config) {
+    rest.call(Scope.DEFAULT, "PATCH", "/1.0", Map.of("config", config), null);
+  }
 
-    /**
-     * Adds a client certificate to the trust store ({@code POST /1.0/certificates}, type client,
-     * unrestricted). Returns its fingerprint, the name to {@link #untrust} it by.
-     */
-    public String trust(String name, X509Certificate certificate) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("name", name);
-        body.put("type", "client");
-        body.put("restricted", false);
-        body.put("certificate", Base64.getEncoder().encodeToString(Pem.der(certificate)));
-        rest.call(Scope.DEFAULT, "POST", "/1.0/certificates", body, null);
-        return Pem.fingerprint(certificate);
-    }
+  /**
+   * Adds a client certificate to the trust store ({@code POST /1.0/certificates}, type client,
+   * unrestricted). Returns its fingerprint, the name to {@link #untrust} it by.
+   */
+  public String trust(String name, X509Certificate certificate) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("name", name);
+    body.put("type", "client");
+    body.put("restricted", false);
+    body.put("certificate", Base64.getEncoder().encodeToString(Pem.der(certificate)));
+    rest.call(Scope.DEFAULT, "POST", "/1.0/certificates", body, null);
+    return Pem.fingerprint(certificate);
+  }
 
-    /** Removes a certificate from the trust store by its SHA-256 fingerprint. */
-    public void untrust(String fingerprint) {
-        rest.call(Scope.DEFAULT, "DELETE", "/1.0/certificates/" + Scope.segment(fingerprint), null, null);
-    }
+  /** Removes a certificate from the trust store by its SHA-256 fingerprint. */
+  public void untrust(String fingerprint) {
+    rest.call(
+        Scope.DEFAULT, "DELETE", "/1.0/certificates/" + Scope.segment(fingerprint), null, null);
+  }
 }

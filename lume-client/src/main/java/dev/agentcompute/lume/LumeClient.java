@@ -1,15 +1,11 @@
 package dev.agentcompute.lume;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
@@ -18,13 +14,13 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A client of the Lume HTTP API ({@code /lume/vms/...}), the daemon that runs macOS guests on a Mac
- * host. In production the API listens on the Mac's loopback ({@code 127.0.0.1:7777}) and is reached
- * through an SSH tunnel; this client takes the base URI of whatever end of that tunnel the caller
- * holds, so it is tested against a local server speaking Lume's API.
+ * host. The API listens on the Mac's loopback ({@code 127.0.0.1:7777}); {@link MacHost#api()}
+ * reaches it with one SSH {@code direct-tcpip} channel per request (HTTP/1.1, {@code Connection:
+ * close}), so nothing listens on this machine.
  *
- * <p>Status handling follows the original: 2xx is success, 404 and any message containing
- * "not found" or "no such" are {@link LumeException.NotFound}, 502/503/504 and connection failures
- * are {@link LumeException.Unavailable}, anything else is a {@link LumeException} whose message is
+ * <p>Status handling follows the original: 2xx is success, 404 and any message containing "not
+ * found" or "no such" are {@link LumeException.NotFound}, 502/503/504 and connection failures are
+ * {@link LumeException.Unavailable}, anything else is a {@link LumeException} whose message is
  * {@code lume api METHOD PATH: STATUS MESSAGE}.
  */
 public final class LumeClient {
@@ -32,26 +28,15 @@ public final class LumeClient {
   static final int MAX_RESPONSE_BYTES = 8 << 20;
   static final int MAX_MESSAGE_BYTES = 512;
   static final Duration POLL_INTERVAL = Duration.ofMillis(500);
+
   /** How long {@link #run} waits for a started VM to report "running". */
   public static final Duration RUN_TIMEOUT = Duration.ofSeconds(12);
 
-  private final URI base;
-  private final HttpClient http;
+  private final Dialer dialer;
   private final JsonMapper json = JsonMapper.builder().build();
-  private final Duration requestTimeout;
 
-  private LumeClient(Builder b) {
-    this.base = b.baseUri;
-    this.requestTimeout = b.requestTimeout;
-    this.http =
-        HttpClient.newBuilder()
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .connectTimeout(b.connectTimeout)
-            .build();
-  }
-
-  public static Builder builder() {
-    return new Builder();
+  LumeClient(Dialer dialer) {
+    this.dialer = Objects.requireNonNull(dialer, "dialer");
   }
 
   /** Options of {@code POST /lume/vms/{name}/run}; Lume 0.1.3 and later understand {@code vnc}. */
@@ -60,7 +45,9 @@ public final class LumeClient {
     public static final RunOptions HEADLESS = new RunOptions(true, true);
 
     Map<String, Object> body() {
-      return vncDisabled ? Map.of("noDisplay", noDisplay, "vnc", "disabled") : Map.of("noDisplay", noDisplay);
+      return vncDisabled
+          ? Map.of("noDisplay", noDisplay, "vnc", "disabled")
+          : Map.of("noDisplay", noDisplay);
     }
   }
 
@@ -77,7 +64,8 @@ public final class LumeClient {
   }
 
   /** {@code PATCH /lume/vms/{name}}: sets CPUs, memory and (when growing) the disk. */
-  public void setResources(String name, VmResources resources) throws LumeException, InterruptedException {
+  public void setResources(String name, VmResources resources)
+      throws LumeException, InterruptedException {
     call("PATCH", vmPath(name), resources.body());
   }
 
@@ -88,8 +76,14 @@ public final class LumeClient {
    *     stayed stopped means (the original looks at the serve logs for Apple's VM limit)
    */
   public LumeVm run(String name, RunOptions options) throws LumeException, InterruptedException {
+    return run(name, options, RUN_TIMEOUT);
+  }
+
+  /** As {@link #run(String, RunOptions)}, waiting {@code window} for "running". */
+  public LumeVm run(String name, RunOptions options, Duration window)
+      throws LumeException, InterruptedException {
     call("POST", vmPath(name) + "/run", options.body());
-    return waitFor(name, "running", RUN_TIMEOUT);
+    return waitFor(name, "running", window);
   }
 
   /** Stops the VM and waits for it to report "stopped". */
@@ -112,7 +106,8 @@ public final class LumeClient {
    *
    * @return the VM as last seen (its status may differ when the wait timed out)
    */
-  public LumeVm waitFor(String name, String status, Duration timeout) throws LumeException, InterruptedException {
+  public LumeVm waitFor(String name, String status, Duration timeout)
+      throws LumeException, InterruptedException {
     Instant deadline = Instant.now().plus(timeout);
     while (true) {
       LumeVm vm = getVm(name);
@@ -125,24 +120,31 @@ public final class LumeClient {
 
   /**
    * Checks that this Lume can start guests with VNC disabled (0.1.3 and later): running a VM that
-   * does not exist with {@code "vnc": "disabled"} must be refused with HTTP 400 saying
-   * "vnc is disabled for this run".
+   * does not exist with {@code "vnc": "disabled"} must be refused with HTTP 400 saying "VNC is
+   * disabled for this run" (matched without regard to case: real Lume capitalises VNC, the
+   * original's text did not). A stock Lume ignores the option and answers that the VM is missing.
    *
    * @throws LumeException when the host answers anything else
    */
   public void probeVncPolicy() throws LumeException, InterruptedException {
-    String probe = "ac-vnc-policy-probe-" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
+    String probe =
+        "ac-vnc-policy-probe-" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
     try {
       call("POST", vmPath(probe) + "/run", Map.of("noDisplay", false, "vnc", "disabled"));
     } catch (LumeException e) {
-      if (e.status() == 400 && e.getMessage().contains("vnc is disabled for this run")) {
+      if (e.status() == 400
+          && e.getMessage().toLowerCase(Locale.ROOT).contains("vnc is disabled for this run")) {
         return;
       }
       throw new LumeException(
-          "lume on this host cannot start guests with VNC disabled (" + e.getMessage() + ")", e.status(), e);
+          "lume on this host cannot start guests with VNC disabled (" + e.getMessage() + ")",
+          e.status(),
+          e);
     }
     throw new LumeException(
-        "lume on this host cannot start guests with VNC disabled (probe run was accepted)", 0, null);
+        "lume on this host cannot start guests with VNC disabled (probe run was accepted)",
+        0,
+        null);
   }
 
   private static String vmPath(String name) {
@@ -153,35 +155,30 @@ public final class LumeClient {
     return "/lume/vms/" + name;
   }
 
-  private JsonNode call(String method, String path, Object body) throws LumeException, InterruptedException {
-    HttpRequest.Builder req = HttpRequest.newBuilder(base.resolve(path)).timeout(requestTimeout);
-    if (body != null) {
-      req.header("Content-Type", "application/json")
-          .method(method, HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body)));
-    } else {
-      req.method(method, HttpRequest.BodyPublishers.noBody());
+  private JsonNode call(String method, String path, Object body)
+      throws LumeException, InterruptedException {
+    if (Thread.interrupted()) {
+      throw new InterruptedException("lume api " + method + " " + path);
     }
-    HttpResponse<InputStream> resp;
-    byte[] bytes;
-    try {
-      resp = http.send(req.build(), HttpResponse.BodyHandlers.ofInputStream());
-      try (InputStream in = resp.body()) {
-        bytes = in.readNBytes(MAX_RESPONSE_BYTES + 1);
-      }
+    byte[] payload = body == null ? null : json.writeValueAsBytes(body);
+    HttpExchange.Response resp;
+    try (Dialer.Conn conn = dialer.open()) {
+      resp = HttpExchange.send(conn, dialer.authority(), method, path, payload, MAX_RESPONSE_BYTES);
+    } catch (HttpExchange.TooLarge e) {
+      throw new LumeException("lume api " + method + " " + path + ": " + e.getMessage(), 0, e);
     } catch (IOException e) {
       throw new LumeException.Unavailable(
-          "lume api " + method + " " + path + ": " + e.getClass().getSimpleName() + ": " + e.getMessage(), 0, e);
+          "lume api " + method + " " + path + ": " + SshSessions.describe(e), 0, e);
     }
-    if (bytes.length > MAX_RESPONSE_BYTES) {
-      throw new LumeException(
-          "lume api " + method + " " + path + ": response exceeds " + MAX_RESPONSE_BYTES + " bytes", resp.statusCode(), null);
-    }
-    int status = resp.statusCode();
+    int status = resp.status();
+    byte[] bytes = resp.body();
     if (status / 100 == 2) {
-      return bytes.length == 0 ? tools.jackson.databind.node.NullNode.getInstance() : parse(method, path, status, bytes);
+      return bytes.length == 0
+          ? tools.jackson.databind.node.NullNode.getInstance()
+          : parse(method, path, status, bytes);
     }
     String text = "lume api " + method + " " + path + ": " + status + " " + message(bytes);
-    String lower = text.toLowerCase(java.util.Locale.ROOT);
+    String lower = text.toLowerCase(Locale.ROOT);
     if (status == 404 || lower.contains("not found") || lower.contains("no such")) {
       throw new LumeException.NotFound(text, status);
     }
@@ -191,15 +188,22 @@ public final class LumeClient {
     throw new LumeException(text, status, null);
   }
 
-  private JsonNode parse(String method, String path, int status, byte[] bytes) throws LumeException {
+  private JsonNode parse(String method, String path, int status, byte[] bytes)
+      throws LumeException {
     try {
       return json.readTree(bytes);
     } catch (RuntimeException e) {
-      throw new LumeException("lume api " + method + " " + path + ": invalid JSON response: " + e.getMessage(), status, e);
+      throw new LumeException(
+          "lume api " + method + " " + path + ": invalid JSON response: " + e.getMessage(),
+          status,
+          e);
     }
   }
 
-  /** Lume's error text: the JSON {@code message} or {@code error} field, else the raw body; 512 bytes at most. */
+  /**
+   * Lume's error text: the JSON {@code message} or {@code error} field, else the raw body; 512
+   * bytes at most.
+   */
   private String message(byte[] bytes) {
     String text = new String(bytes, StandardCharsets.UTF_8).strip();
     try {
@@ -225,34 +229,5 @@ public final class LumeClient {
       cut--; // never split a UTF-8 sequence
     }
     return new String(utf8, 0, cut, StandardCharsets.UTF_8);
-  }
-
-  /** Configures a {@link LumeClient}. */
-  public static final class Builder {
-    private URI baseUri = URI.create("http://127.0.0.1:7777/");
-    private Duration connectTimeout = Duration.ofSeconds(30);
-    private Duration requestTimeout = Duration.ofSeconds(60);
-
-    private Builder() {}
-
-    /** The Lume API base, by default {@code http://127.0.0.1:7777/} (the Mac's side of the tunnel). */
-    public Builder baseUri(URI uri) {
-      this.baseUri = Objects.requireNonNull(uri, "uri");
-      return this;
-    }
-
-    public Builder connectTimeout(Duration timeout) {
-      this.connectTimeout = Objects.requireNonNull(timeout, "timeout");
-      return this;
-    }
-
-    public Builder requestTimeout(Duration timeout) {
-      this.requestTimeout = Objects.requireNonNull(timeout, "timeout");
-      return this;
-    }
-
-    public LumeClient build() {
-      return new LumeClient(this);
-    }
   }
 }

@@ -3,28 +3,42 @@ package dev.agentcompute.lume;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+/** The Lume API through the Mac host's SSH connection, one direct-tcpip channel per request. */
 class LumeClientTest {
 
+  @TempDir Path dir;
+  private MacHostDouble mac;
   private LocalLumeServer lume;
+  private MacHost host;
   private LumeClient client;
+
+  @BeforeAll
+  static void banner() {
+    System.out.println(MacHostDouble.BANNER);
+  }
 
   @BeforeEach
   void start() throws Exception {
-    lume = new LocalLumeServer();
-    lume.vms.put("ac-seed-macos", new LocalLumeServer.Vm("ac-seed-macos", 4, 8L << 30, 100L << 30, "stopped", 0));
-    client = LumeClient.builder().baseUri(lume.uri()).build();
+    mac = new MacHostDouble(dir);
+    lume = mac.lume;
+    lume.addVm("ac-seed-macos", 4, 8L << 30, 100L << 30);
+    host = MacHost.of(mac.config());
+    client = host.api();
   }
 
   @AfterEach
-  void stop() {
-    lume.close();
+  void stop() throws Exception {
+    host.close();
+    mac.close();
   }
 
   @Test
@@ -48,15 +62,20 @@ class LumeClientTest {
     assertThat(running.cpuCount()).isEqualTo(6);
     assertThat(running.memorySize()).isEqualTo(12288L << 20);
     assertThat(running.diskSize().total()).isEqualTo(120L << 30);
-    assertThat(running.ip()).contains("192.168.64.7");
+    assertThat(running.ip()).hasValueSatisfying(ip -> assertThat(ip).startsWith("192.168.64."));
 
     assertThat(client.stop("ac-demo-web", Duration.ofSeconds(5)).stopped()).isTrue();
     client.delete("ac-demo-web");
     assertThat(lume.vms).doesNotContainKey("ac-demo-web");
 
-    assertThat(lume.requests).containsSubsequence(
-        "POST /lume/vms/clone", "PATCH /lume/vms/ac-demo-web", "POST /lume/vms/ac-demo-web/run",
-        "GET /lume/vms/ac-demo-web", "POST /lume/vms/ac-demo-web/stop", "DELETE /lume/vms/ac-demo-web");
+    assertThat(lume.requests)
+        .containsSubsequence(
+            "POST /lume/vms/clone",
+            "PATCH /lume/vms/ac-demo-web",
+            "POST /lume/vms/ac-demo-web/run",
+            "GET /lume/vms/ac-demo-web",
+            "POST /lume/vms/ac-demo-web/stop",
+            "DELETE /lume/vms/ac-demo-web");
   }
 
   @Test
@@ -74,16 +93,42 @@ class LumeClientTest {
   }
 
   @Test
-  void missingVmIsNotFoundWithLumesMessage() {
+  void missingVmIsNotFoundFromLumesHttp400() {
     assertThatThrownBy(() -> client.getVm("nope"))
         .isInstanceOf(LumeException.NotFound.class)
-        .hasMessage("lume api GET /lume/vms/nope: 404 Virtual machine not found");
+        .hasMessage("lume api GET /lume/vms/nope: 400 Virtual machine not found: nope");
   }
 
   @Test
   void deletingAMissingVmIsNotAnError() throws Exception {
     client.delete("already-gone");
     assertThat(lume.requests).containsExactly("DELETE /lume/vms/already-gone");
+  }
+
+  @Test
+  void deleteAcceptsLumesEmptyBody() throws Exception {
+    client.cloneVm("ac-seed-macos", "ac-demo-tmp");
+    client.delete("ac-demo-tmp");
+    assertThat(lume.vms).doesNotContainKey("ac-demo-tmp");
+  }
+
+  @Test
+  void runIsAcceptedBeforeTheVmStartsAndWaitsForRunning() throws Exception {
+    lume.bootDelayMillis = 1200;
+    client.cloneVm("ac-seed-macos", "ac-demo-slow");
+    LumeVm vm = client.run("ac-demo-slow", LumeClient.RunOptions.HEADLESS);
+    assertThat(vm.running()).isTrue();
+    assertThat(lume.requests.stream().filter(r -> r.equals("GET /lume/vms/ac-demo-slow")).count())
+        .isGreaterThan(1);
+  }
+
+  @Test
+  void eachRequestOpensItsOwnChannelOnOneConnection() throws Exception {
+    client.getVm("ac-seed-macos");
+    client.getVm("ac-seed-macos");
+    client.getVm("ac-seed-macos");
+    assertThat(lume.requests).hasSize(3);
+    assertThat(mac.sessionsOpened()).isEqualTo(1);
   }
 
   @Test
@@ -108,32 +153,42 @@ class LumeClientTest {
     lume.failMessage = "é".repeat(400); // 800 bytes of UTF-8
     assertThatThrownBy(() -> client.cloneVm("a", "b"))
         .isExactlyInstanceOf(LumeException.class)
-        .satisfies(e -> {
-          assertThat(((LumeException) e).status()).isEqualTo(409);
-          String message = e.getMessage().substring("lume api POST /lume/vms/clone: 409 ".length());
-          assertThat(message).isEqualTo("é".repeat(256));
-        });
+        .satisfies(
+            e -> {
+              assertThat(((LumeException) e).status()).isEqualTo(409);
+              String message =
+                  e.getMessage().substring("lume api POST /lume/vms/clone: 409 ".length());
+              assertThat(message).isEqualTo("é".repeat(256));
+            });
   }
 
   @Test
-  void unreachableHostIsUnavailable() {
-    LumeClient nowhere = LumeClient.builder()
-        .baseUri(URI.create("http://127.0.0.1:1/"))
-        .connectTimeout(Duration.ofSeconds(2))
-        .build();
-    assertThatThrownBy(() -> nowhere.getVm("x")).isInstanceOf(LumeException.Unavailable.class);
+  void unreachableHostIsUnavailable() throws Exception {
+    mac.stop();
+    assertThatThrownBy(() -> client.getVm("x"))
+        .isInstanceOf(LumeException.Unavailable.class)
+        .hasMessageContaining("ssh agentcompute@127.0.0.1:" + mac.port());
+  }
+
+  @Test
+  void responsesOverEightMibAreRefused() {
+    lume.failWith = 500;
+    lume.failMessage = "x".repeat((8 << 20) + 10);
+    assertThatThrownBy(() -> client.getVm("ac-seed-macos"))
+        .isExactlyInstanceOf(LumeException.class)
+        .hasMessageContaining("response exceeds 8388608 bytes");
   }
 
   @Test
   void vncPolicyProbeAcceptsTheRefusal() throws Exception {
     client.probeVncPolicy();
-    assertThat(lume.requests.getFirst()).matches("POST /lume/vms/ac-vnc-policy-probe-[0-9a-f]{8}/run");
+    assertThat(lume.requests.getFirst())
+        .matches("POST /lume/vms/ac-vnc-policy-probe-[0-9a-f]{8}/run");
   }
 
   @Test
-  void vncPolicyProbeFailsOnAnOldLume() {
-    lume.failWith = 404;
-    lume.failMessage = "Virtual machine not found";
+  void vncPolicyProbeFailsOnAStockLumeThatIgnoresTheOption() {
+    lume.stockVnc = true;
     assertThatThrownBy(() -> client.probeVncPolicy())
         .isExactlyInstanceOf(LumeException.class)
         .hasMessageStartingWith("lume on this host cannot start guests with VNC disabled");

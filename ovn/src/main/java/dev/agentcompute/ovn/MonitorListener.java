@@ -5,12 +5,11 @@ package dev.agentcompute.ovn;
  * not call the client synchronously from it.
  */
 public interface MonitorListener {
-    void onUpdate(TableUpdates updates);
+  void onUpdate(TableUpdates updates);
 
-    /**
-     * The connection dropped; updates may be missed until the monitor is re-issued after the
-     * reconnect, which delivers a fresh {@code initial} batch.
-     */
-    default void onConnectionLost(OvsdbConnectionException cause) {
-    }
+  /**
+   * The connection dropped; updates may be missed until the monitor is re-issued after the
+   * reconnect, which delivers a fresh {@code initial} batch.
+   */
+  default void onConnectionLost(OvsdbConnectionException cause) {}
 }

@@ -8,12 +8,13 @@ import java.util.regex.Pattern;
  * that declared the same {@code uuid-name}; encoded as {@code ["named-uuid","<name>"]}.
  */
 public record NamedUuid(String name) {
-    private static final Pattern ID = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
+  private static final Pattern ID = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
 
-    public NamedUuid {
-        Objects.requireNonNull(name, "name");
-        if (!ID.matcher(name).matches()) {
-            throw new IllegalArgumentException("a named-uuid must be an <id> ([a-zA-Z_][a-zA-Z0-9_]*), got '" + name + "'");
-        }
+  public NamedUuid {
+    Objects.requireNonNull(name, "name");
+    if (!ID.matcher(name).matches()) {
+      throw new IllegalArgumentException(
+          "a named-uuid must be an <id> ([a-zA-Z_][a-zA-Z0-9_]*), got '" + name + "'");
     }
+  }
 }

@@ -4,8 +4,15 @@ import java.util.Map;
 
 /** A typed, read-only view of one OVN_Northbound row. */
 public sealed interface NbRecord
-        permits LogicalSwitch, LogicalSwitchPort, LogicalRouter, Acl, PortGroup, AddressSet, Nat, LoadBalancer {
-    Uuid uuid();
+    permits LogicalSwitch,
+        LogicalSwitchPort,
+        LogicalRouter,
+        Acl,
+        PortGroup,
+        AddressSet,
+        Nat,
+        LoadBalancer {
+  Uuid uuid();
 
-    Map<String, String> externalIds();
+  Map<String, String> externalIds();
 }

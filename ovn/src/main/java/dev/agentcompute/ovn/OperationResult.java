@@ -9,12 +9,13 @@ import java.util.Optional;
  * {@code delete}); {@code wait} and {@code comment} carry nothing.
  */
 public record OperationResult(Optional<Uuid> uuid, List<Row> rows, Optional<Long> count) {
-    public OperationResult {
-        rows = List.copyOf(rows);
-    }
+  public OperationResult {
+    rows = List.copyOf(rows);
+  }
 
-    /** The UUID of the inserted row; fails when the operation was not an insert. */
-    public Uuid insertedUuid() {
-        return uuid.orElseThrow(() -> new IllegalStateException("operation result has no uuid: " + this));
-    }
+  /** The UUID of the inserted row; fails when the operation was not an insert. */
+  public Uuid insertedUuid() {
+    return uuid.orElseThrow(
+        () -> new IllegalStateException("operation result has no uuid: " + this));
+  }
 }

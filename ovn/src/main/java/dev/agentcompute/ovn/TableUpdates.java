@@ -9,11 +9,11 @@ import java.util.Map;
  * monitored tables and replaces everything the listener knew.
  */
 public record TableUpdates(boolean initial, Map<String, List<RowUpdate>> tables) {
-    public TableUpdates {
-        tables = Map.copyOf(tables);
-    }
+  public TableUpdates {
+    tables = Map.copyOf(tables);
+  }
 
-    public List<RowUpdate> table(String name) {
-        return tables.getOrDefault(name, List.of());
-    }
+  public List<RowUpdate> table(String name) {
+    return tables.getOrDefault(name, List.of());
+  }
 }
