@@ -1,11 +1,13 @@
 package dev.agentcompute.capabilities;
 
-import dev.agentcompute.capabilities.compute.ComputeService;
-import dev.agentcompute.capabilities.image.ImageCapabilities;
-import dev.agentcompute.capabilities.instance.InstanceCapabilities;
-import dev.agentcompute.capabilities.net.NetCapabilities;
-import dev.agentcompute.capabilities.net.OvnNetCapabilities;
-import dev.agentcompute.capabilities.sandbox.SandboxCapabilities;
+import dev.agentcompute.capabilities.adapter.CapabilityDefinition;
+import dev.agentcompute.capabilities.adapter.desktop.DesktopCapabilities;
+import dev.agentcompute.capabilities.adapter.image.ImageCapabilities;
+import dev.agentcompute.capabilities.adapter.instance.InstanceCapabilities;
+import dev.agentcompute.capabilities.adapter.net.NetCapabilities;
+import dev.agentcompute.capabilities.adapter.net.OvnNetCapabilities;
+import dev.agentcompute.capabilities.adapter.sandbox.SandboxCapabilities;
+import dev.agentcompute.capabilities.service.Compute;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -13,13 +15,14 @@ import java.util.List;
 public final class ComputeCapabilities {
   private ComputeCapabilities() {}
 
-  public static List<CapabilityDefinition<?, ?>> definitions(ComputeService service) {
+  public static List<CapabilityDefinition<?, ?>> definitions(Compute compute) {
     List<CapabilityDefinition<?, ?>> all = new ArrayList<>();
-    all.addAll(SandboxCapabilities.definitions(service));
-    all.addAll(ImageCapabilities.definitions(service));
-    all.addAll(InstanceCapabilities.definitions(service));
-    all.addAll(NetCapabilities.definitions(service));
-    all.addAll(OvnNetCapabilities.definitions(service));
+    all.addAll(SandboxCapabilities.definitions(compute.sandboxes()));
+    all.addAll(ImageCapabilities.definitions(compute.images()));
+    all.addAll(InstanceCapabilities.definitions(compute.instances(), compute.snapshots()));
+    all.addAll(NetCapabilities.definitions(compute.networks(), compute.impairments()));
+    all.addAll(OvnNetCapabilities.definitions(compute.networks()));
+    all.addAll(DesktopCapabilities.definitions(compute.desktop()));
     return List.copyOf(all);
   }
 }

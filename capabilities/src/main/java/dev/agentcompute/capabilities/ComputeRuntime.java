@@ -1,91 +1,176 @@
 package dev.agentcompute.capabilities;
 
+import dev.agentcompute.capabilities.adapter.CapabilityDefinition;
 import dev.agentcompute.capabilities.catalog.ImageCatalog;
-import dev.agentcompute.capabilities.compute.ComputeBackend;
-import dev.agentcompute.capabilities.compute.ComputeService;
-import dev.agentcompute.capabilities.compute.incus.IncusBackend;
 import dev.agentcompute.capabilities.config.ComputeConfig;
+import dev.agentcompute.capabilities.incus.IncusPlatform;
+import dev.agentcompute.capabilities.platform.Platform;
+import dev.agentcompute.capabilities.platform.PlatformRouter;
+import dev.agentcompute.capabilities.platform.ReaperLease;
 import dev.agentcompute.capabilities.reaper.Reaper;
+import dev.agentcompute.capabilities.screenshots.ScreenshotStore;
+import dev.agentcompute.capabilities.service.Compute;
 import dev.agentcompute.incus.IncusClient;
 import dev.agentcompute.ovn.OvnNorthbound;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
- * The server's front door to compute: loads the catalogue, connects the backend, reconciles catalogue
- * aliases (a missing one fails startup), builds the service and starts the reaper (one scan now, then
- * every {@link ComputeConfig#reaperInterval()}). Close it on shutdown to stop the reaper.
+ * Compute assembled: loads the catalogue, checks every platform has its catalogue images (a missing
+ * one fails startup), builds the services over a {@link PlatformRouter} (Incus first) and the
+ * reaper. {@link #prepare} leaves the reaper stopped (the server starts it when the generation goes
+ * into force); the {@code startIncus} shortcuts start it at once (one scan now, then every {@link
+ * ComputeConfig#reaperInterval()}). Close it on shutdown to stop the reaper.
  */
 public final class ComputeRuntime implements AutoCloseable {
-  private final ComputeService service;
+  private final Compute compute;
   private final Reaper reaper;
+  private final List<AutoCloseable> owned;
 
-  private ComputeRuntime(ComputeService service, Reaper reaper) {
-    this.service = service;
+  private ComputeRuntime(Compute compute, Reaper reaper, List<AutoCloseable> owned) {
+    this.compute = compute;
     this.reaper = reaper;
-  }
-
-  /** Starts compute over the incusd at {@code incusSocket}. */
-  public static ComputeRuntime startIncus(ComputeConfig config, Path incusSocket) {
-    return start(config, IncusBackend.overUnixSocket(incusSocket, config), Clock.systemUTC());
+    this.owned = owned;
   }
 
   /**
-   * Starts compute over an Incus client the caller built: a remote daemon over HTTPS, or one with an
-   * {@code onCall} observer counting Incus calls. The caller closes the client after this runtime.
+   * Builds compute over {@code platforms} in lookup order, for a server alone on its Incus (its
+   * reaper needs no lease); {@code owned} are closed with this runtime (platforms that own their
+   * connections).
+   */
+  public static ComputeRuntime prepare(
+      ComputeConfig config, List<Platform> platforms, Clock clock, AutoCloseable... owned) {
+    return prepare(config, platforms, ReaperLease.ALWAYS, clock, owned);
+  }
+
+  /**
+   * As {@link #prepare(ComputeConfig, List, Clock, AutoCloseable...)}, with the reaper scanning
+   * only while it holds {@code lease} (several servers on one Incus).
+   */
+  public static ComputeRuntime prepare(
+      ComputeConfig config,
+      List<Platform> platforms,
+      ReaperLease lease,
+      Clock clock,
+      AutoCloseable... owned) {
+    return prepare(config, platforms, lease, clock, Optional.empty(), owned);
+  }
+
+  /**
+   * As {@link #prepare(ComputeConfig, List, ReaperLease, Clock, AutoCloseable...)}, with desktop
+   * screenshots published to {@code screenshots} (which outlives this runtime: a new generation
+   * keeps serving the URLs agents were given).
+   */
+  public static ComputeRuntime prepare(
+      ComputeConfig config,
+      List<Platform> platforms,
+      ReaperLease lease,
+      Clock clock,
+      Optional<ScreenshotStore> screenshots,
+      AutoCloseable... owned) {
+    ImageCatalog catalog = ImageCatalog.load(config.catalogFile());
+    for (Platform platform : platforms) {
+      platform.images().ifPresent(images -> images.reconcile(catalog));
+    }
+    Compute compute =
+        Compute.over(
+            new PlatformRouter(platforms), config, catalog, clock, new SecureRandom(), screenshots);
+    Reaper reaper =
+        new Reaper(
+            compute.sandboxes(), config.reaperInterval(), lease, config.reaperLease(), HOLDER);
+    return new ComputeRuntime(compute, reaper, List.of(owned));
+  }
+
+  /** This process in the reaper lease: host, pid and a random part (restarts are new holders). */
+  private static final String HOLDER =
+      ProcessHandle.current().pid()
+          + "@"
+          + hostName()
+          + "/"
+          + Long.toHexString(new SecureRandom().nextLong() & 0xffffffffL);
+
+  private static String hostName() {
+    try {
+      return java.net.InetAddress.getLocalHost().getHostName();
+    } catch (java.net.UnknownHostException e) {
+      return "unknown";
+    }
+  }
+
+  /** Starts the reaper's scans (the first one immediately); returns this runtime. */
+  public ComputeRuntime startReaper() {
+    reaper.start();
+    return this;
+  }
+
+  /** Compute over the incusd at {@code incusSocket}, reaper started. */
+  public static ComputeRuntime startIncus(ComputeConfig config, Path incusSocket) {
+    IncusPlatform incus = IncusPlatform.overUnixSocket(incusSocket, config);
+    return prepare(config, List.of(incus.platform()), incus.reaperLease(), Clock.systemUTC(), incus)
+        .startReaper();
+  }
+
+  /**
+   * Compute over an Incus client the caller built (a remote daemon over HTTPS, or one with an
+   * {@code onCall} observer), reaper started. The caller closes the client after this runtime.
    */
   public static ComputeRuntime startIncus(ComputeConfig config, IncusClient incus) {
-    return start(config, IncusBackend.over(incus, config), Clock.systemUTC());
+    IncusPlatform platform = IncusPlatform.over(incus, config);
+    return prepare(config, List.of(platform.platform()), platform.reaperLease(), Clock.systemUTC())
+        .startReaper();
   }
 
   /**
-   * Starts compute over an Incus client and the OVN northbound database (OVN sandboxes: readiness
-   * includes the northbound connection, net.inspect reads it). The caller closes both after this runtime.
+   * Compute over an Incus client and the OVN northbound database (OVN sandboxes: readiness includes
+   * the northbound connection, net.inspect reads it), reaper started. The caller closes both after
+   * this runtime.
    */
-  public static ComputeRuntime startIncus(ComputeConfig config, IncusClient incus, OvnNorthbound northbound) {
-    return start(config, IncusBackend.over(incus, config, northbound), Clock.systemUTC());
+  public static ComputeRuntime startIncus(
+      ComputeConfig config, IncusClient incus, OvnNorthbound northbound) {
+    IncusPlatform platform = IncusPlatform.over(incus, config, northbound);
+    return prepare(config, List.of(platform.platform()), platform.reaperLease(), Clock.systemUTC())
+        .startReaper();
   }
 
-  /** Starts compute over any backend (tests use a clock of their own). */
-  public static ComputeRuntime start(ComputeConfig config, ComputeBackend backend, Clock clock) {
-    ImageCatalog catalog = ImageCatalog.load(config.catalogFile());
-    backend.reconcileCatalog(catalog);
-    ComputeService service = new ComputeService(backend, config, catalog, clock, new SecureRandom());
-    Reaper reaper = new Reaper(service, config.reaperInterval());
-    reaper.start();
-    return new ComputeRuntime(service, reaper);
-  }
-
-  public ComputeService service() {
-    return service;
+  /** The services, one per concern. */
+  public Compute compute() {
+    return compute;
   }
 
   public Reaper reaper() {
     return reaper;
   }
 
-  /** Readiness: the backend answers, its storage pool and image project exist, and the northbound DB (if given) is connected. */
+  /** Readiness: every platform answers and its prerequisites exist. */
   public boolean ready() {
-    return service.backend().ready();
+    return compute.router().ready();
   }
 
   /** The capabilities to register with CodeMode. */
   public List<CapabilityDefinition<?, ?>> capabilities() {
-    return ComputeCapabilities.definitions(service);
+    return ComputeCapabilities.definitions(compute);
   }
 
-  /** Stops the reaper and releases the backend's connections. */
+  /** Stops the reaper and releases what this runtime owns. */
   @Override
   public void close() {
     reaper.close();
-    if (service.backend() instanceof AutoCloseable closeable) {
+    List<Exception> failures = new ArrayList<>();
+    for (AutoCloseable resource : owned) {
       try {
-        closeable.close();
+        resource.close();
       } catch (Exception e) {
-        throw new IllegalStateException("closing the compute backend failed", e);
+        failures.add(e);
       }
+    }
+    if (!failures.isEmpty()) {
+      IllegalStateException failure = new IllegalStateException("closing compute failed");
+      failures.forEach(failure::addSuppressed);
+      throw failure;
     }
   }
 }

@@ -16,13 +16,28 @@ import tools.jackson.databind.ObjectMapper;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /**
- * Reads {@code images/catalog.yaml} against its strict schema (version 1). The YAML is read as a tree
- * and checked by hand so every error names the entry and key that is wrong; unknown keys are errors.
+ * Reads {@code images/catalog.yaml} against its strict schema (version 1). The YAML is read as a
+ * tree and checked by hand so every error names the entry and key that is wrong; unknown keys are
+ * errors.
  */
 final class CatalogParser {
   private static final Set<String> TOP_KEYS = Set.of("schema_version", "images");
-  private static final Set<String> ENTRY_KEYS = Set.of("name", "os", "version", "kind", "kinds", "platform",
-      "desktop", "description", "reference", "alias", "seed", "cpus", "memory_mb", "disk_gb");
+  private static final Set<String> ENTRY_KEYS =
+      Set.of(
+          "name",
+          "os",
+          "version",
+          "kind",
+          "kinds",
+          "platform",
+          "desktop",
+          "description",
+          "reference",
+          "alias",
+          "seed",
+          "cpus",
+          "memory_mb",
+          "disk_gb");
   private static final Set<String> KINDS = Set.of("container", "vm");
   private static final Pattern DIGEST_REFERENCE = Pattern.compile("[^@\\s]+@sha256:[0-9a-f]{64}");
   private static final Pattern REMOTE_ALIAS = Pattern.compile("[^/:@\\s]+:[^\\s@]+");
@@ -93,7 +108,9 @@ final class CatalogParser {
     String description = optionalString(node, "description", where, "");
     boolean desktop = optionalBoolean(node, "desktop", where);
     ImageSource source = source(node, where);
-    String platform = optionalString(node, "platform", where, source instanceof ImageSource.Seed ? "mac" : "incus");
+    String platform =
+        optionalString(
+            node, "platform", where, source instanceof ImageSource.Seed ? "mac" : "incus");
     if (!platform.equals("incus") && !platform.equals("mac")) {
       throw new CatalogException(where + ": platform \"" + platform + "\" must be incus or mac");
     }
@@ -106,17 +123,32 @@ final class CatalogParser {
     if (os.toLowerCase().startsWith("windows") && !(source instanceof ImageSource.Alias)) {
       throw new CatalogException(where + ": Windows images must use alias");
     }
-    return new CatalogImage(name, os, version, kind, kinds, platform, desktop, description, source,
-        positiveInt(node, "cpus", where), positiveInt(node, "memory_mb", where), positiveInt(node, "disk_gb", where));
+    return new CatalogImage(
+        name,
+        os,
+        version,
+        kind,
+        kinds,
+        platform,
+        desktop,
+        description,
+        source,
+        positiveInt(node, "cpus", where),
+        positiveInt(node, "memory_mb", where),
+        positiveInt(node, "disk_gb", where));
   }
 
   private static ImageSource source(JsonNode node, String where) {
     List<ImageSource> sources = new ArrayList<>();
     if (node.has("reference")) {
       String reference = requiredString(node, "reference", where);
-      if (!DIGEST_REFERENCE.matcher(reference).matches() && !REMOTE_ALIAS.matcher(reference).matches()) {
+      if (!DIGEST_REFERENCE.matcher(reference).matches()
+          && !REMOTE_ALIAS.matcher(reference).matches()) {
         throw new CatalogException(
-            where + ": reference \"" + reference + "\" must be <repo>@sha256:<64 hex> or remote:alias");
+            where
+                + ": reference \""
+                + reference
+                + "\" must be <repo>@sha256:<64 hex> or remote:alias");
       }
       sources.add(new ImageSource.Reference(reference));
     }

@@ -2,7 +2,9 @@ package dev.agentcompute.capabilities.catalog;
 
 /** Where a catalogue image comes from: exactly one of these per entry. */
 public sealed interface ImageSource {
-  /** An alias already present in the image source project (imported by an operator or dev/setup). */
+  /**
+   * An alias already present in the image source project (imported by an operator or dev/setup).
+   */
   record Alias(String alias) implements ImageSource {}
 
   /** An OCI digest reference ({@code repo@sha256:<64 hex>}) or an upstream {@code remote:alias}. */

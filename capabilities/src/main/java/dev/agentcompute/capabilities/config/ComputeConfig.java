@@ -1,9 +1,9 @@
 package dev.agentcompute.capabilities.config;
 
-import dev.agentcompute.capabilities.net.Ipv4Cidr;
-import dev.agentcompute.capabilities.net.NetworkKind;
-import dev.agentcompute.capabilities.net.SubnetPool;
-import dev.agentcompute.capabilities.sandbox.TtlPolicy;
+import dev.agentcompute.capabilities.model.Ipv4Cidr;
+import dev.agentcompute.capabilities.model.NetworkKind;
+import dev.agentcompute.capabilities.model.SubnetPool;
+import dev.agentcompute.capabilities.model.TtlPolicy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -12,8 +12,8 @@ import java.util.function.Consumer;
 
 /**
  * Everything the compute capabilities need from the server's configuration. What the original
- * hard-coded for its site (uplink, OVN range, protected ranges, default member) is configuration here;
- * {@link #defaults()} gives values that work on a single standalone incusd.
+ * hard-coded for its site (uplink, OVN range, protected ranges, default member) is configuration
+ * here; {@link #defaults()} gives values that work on a single standalone incusd.
  *
  * @param ttl sandbox TTL default and maximum
  * @param pinIdentities subject IDs allowed to pin and unpin (empty disables pinning)
@@ -22,11 +22,16 @@ import java.util.function.Consumer;
  * @param storagePool storage pool for instance root disks
  * @param imageProject Incus project catalogue aliases are read from
  * @param catalogFile path of {@code images/catalog.yaml}
- * @param bridgeSubnets pool that every sandbox network (bridge or OVN) without an explicit cidr takes a block from
+ * @param bridgeSubnets pool that every sandbox network (bridge or OVN) without an explicit cidr
+ *     takes a block from
  * @param ovnUplink uplink network of OVN networks
  * @param ovnRanges external addresses for OVN forwards (CIDR or {@code A-B})
  * @param protectedRanges management and OOB ranges agents may never allow traffic to
  * @param reaperInterval time between reaper scans
+ * @param reaperLease how long a server's reaper lease lasts without renewal (several servers on one
+ *     Incus: the holder renews it each scan; when it dies another server takes over after this)
+ * @param ownerVisibility agents see only the sandboxes they created (sandbox.list, sandbox.get and
+ *     the sandbox resources); otherwise every authenticated subject sees every sandbox
  */
 public record ComputeConfig(
     TtlPolicy ttl,
@@ -40,7 +45,9 @@ public record ComputeConfig(
     String ovnUplink,
     String ovnRanges,
     List<Ipv4Cidr> protectedRanges,
-    Duration reaperInterval) {
+    Duration reaperInterval,
+    Duration reaperLease,
+    boolean ownerVisibility) {
 
   public ComputeConfig {
     pinIdentities = Set.copyOf(pinIdentities);
@@ -50,6 +57,9 @@ public record ComputeConfig(
     requireText(imageProject, "image project");
     if (reaperInterval.isNegative() || reaperInterval.isZero()) {
       throw new IllegalArgumentException("reaper interval must be positive");
+    }
+    if (reaperLease.compareTo(reaperInterval) <= 0) {
+      throw new IllegalArgumentException("reaper lease must be longer than the reaper interval");
     }
   }
 
@@ -72,8 +82,12 @@ public record ComputeConfig(
         SubnetPool.parse("10.210.0.0/16", 24),
         "uplink",
         "",
-        List.of(Ipv4Cidr.parse("10.10.10.0/24").orElseThrow(), Ipv4Cidr.parse("10.10.70.0/24").orElseThrow()),
-        Duration.ofSeconds(30));
+        List.of(
+            Ipv4Cidr.parse("10.10.10.0/24").orElseThrow(),
+            Ipv4Cidr.parse("10.10.70.0/24").orElseThrow()),
+        Duration.ofSeconds(30),
+        Duration.ofSeconds(90),
+        false);
   }
 
   public ComputeConfig withTtl(TtlPolicy value) {
@@ -104,8 +118,24 @@ public record ComputeConfig(
     return with(b -> b.bridgeSubnets = value);
   }
 
+  /** The scan interval; a lease shorter than three scans grows to three (it must outlast one). */
   public ComputeConfig withReaperInterval(Duration value) {
-    return with(b -> b.reaperInterval = value);
+    return with(
+        b -> {
+          b.reaperInterval = value;
+          if (b.reaperLease.compareTo(value) <= 0) {
+            b.reaperLease = value.multipliedBy(3);
+          }
+        });
+  }
+
+  public ComputeConfig withReaperLease(Duration value) {
+    return with(b -> b.reaperLease = value);
+  }
+
+  /** Whether agents see only their own sandboxes ({@code sandbox.visibility: owner}). */
+  public ComputeConfig withOwnerVisibility(boolean value) {
+    return with(b -> b.ownerVisibility = value);
   }
 
   public ComputeConfig withDefaultNetworkKind(NetworkKind value) {
@@ -127,14 +157,19 @@ public record ComputeConfig(
     return with(b -> b.protectedRanges = value);
   }
 
-  /** A copy with one change: every wither goes through here, so the field list lives in one place. */
+  /**
+   * A copy with one change: every wither goes through here, so the field list lives in one place.
+   */
   private ComputeConfig with(Consumer<Copy> change) {
     Copy copy = new Copy(this);
     change.accept(copy);
     return copy.build();
   }
 
-  /** The mutable copy {@link #with} changes; its constructor and {@link #build} list every field once. */
+  /**
+   * The mutable copy {@link #with} changes; its constructor and {@link #build} list every field
+   * once.
+   */
   private static final class Copy {
     TtlPolicy ttl;
     Set<String> pinIdentities;
@@ -148,6 +183,8 @@ public record ComputeConfig(
     String ovnRanges;
     List<Ipv4Cidr> protectedRanges;
     Duration reaperInterval;
+    Duration reaperLease;
+    boolean ownerVisibility;
 
     Copy(ComputeConfig c) {
       ttl = c.ttl;
@@ -162,11 +199,26 @@ public record ComputeConfig(
       ovnRanges = c.ovnRanges;
       protectedRanges = c.protectedRanges;
       reaperInterval = c.reaperInterval;
+      reaperLease = c.reaperLease;
+      ownerVisibility = c.ownerVisibility;
     }
 
     ComputeConfig build() {
-      return new ComputeConfig(ttl, pinIdentities, defaultNetworkKind, member, storagePool, imageProject,
-          catalogFile, bridgeSubnets, ovnUplink, ovnRanges, protectedRanges, reaperInterval);
+      return new ComputeConfig(
+          ttl,
+          pinIdentities,
+          defaultNetworkKind,
+          member,
+          storagePool,
+          imageProject,
+          catalogFile,
+          bridgeSubnets,
+          ovnUplink,
+          ovnRanges,
+          protectedRanges,
+          reaperInterval,
+          reaperLease,
+          ownerVisibility);
     }
   }
 }

@@ -1,8 +1,11 @@
 package dev.agentcompute.capabilities.reaper;
 
-import dev.agentcompute.capabilities.compute.ComputeService;
-import dev.agentcompute.capabilities.compute.Sandbox;
-import dev.agentcompute.capabilities.compute.Timestamps;
+import dev.agentcompute.capabilities.model.Sandbox;
+import dev.agentcompute.capabilities.model.Timestamps;
+import dev.agentcompute.capabilities.platform.ReaperLease;
+import dev.agentcompute.capabilities.service.SandboxService;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -10,25 +13,46 @@ import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * Deletes expired sandboxes: one scan at {@link #start()} and then one every interval (30 s by
- * default). Pinned sandboxes are skipped and logged; an expired one is re-read under its gate before
- * deletion; a failed deletion is logged and retried by the next scan. Everything the reaper needs
- * lives in the backend, so a restarted service resumes where the previous one stopped.
+ * default). Pinned sandboxes are skipped and logged; an expired one is re-read under its gate
+ * before deletion; a failed deletion is logged and retried by the next scan. Everything the reaper
+ * needs lives in the backend, so a restarted service resumes where the previous one stopped.
  */
 public final class Reaper implements AutoCloseable {
-  private static final Logger LOG = Logger.getLogger(Reaper.class.getName());
+  private static final Logger LOG = System.getLogger(Reaper.class.getName());
 
-  private final ComputeService service;
+  private final SandboxService sandboxes;
   private final Duration interval;
+  private final ReaperLease lease;
+  private final Duration leasePeriod;
+  private final String holder;
   private ScheduledExecutorService scheduler;
 
-  public Reaper(ComputeService service, Duration interval) {
-    this.service = service;
+  /** A reaper alone on its Incus (it never needs a lease). */
+  public Reaper(SandboxService sandboxes, Duration interval) {
+    this(sandboxes, interval, ReaperLease.ALWAYS, interval.multipliedBy(3), "local");
+  }
+
+  /**
+   * A reaper that scans only while it holds {@code lease} (renewed each scan for {@code
+   * leasePeriod}); {@code holder} names this server in the lease.
+   */
+  public Reaper(
+      SandboxService sandboxes,
+      Duration interval,
+      ReaperLease lease,
+      Duration leasePeriod,
+      String holder) {
+    if (leasePeriod.compareTo(interval) <= 0) {
+      throw new IllegalArgumentException("the reaper lease must outlast the scan interval");
+    }
+    this.sandboxes = sandboxes;
     this.interval = interval;
+    this.lease = lease;
+    this.leasePeriod = leasePeriod;
+    this.holder = holder;
   }
 
   /** What one scan did. */
@@ -39,12 +63,15 @@ public final class Reaper implements AutoCloseable {
     if (scheduler != null) {
       throw new IllegalStateException("reaper already started");
     }
-    scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "agentcompute-reaper");
-      t.setDaemon(true);
-      return t;
-    });
-    scheduler.scheduleWithFixedDelay(this::scanLogged, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+    scheduler =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "agentcompute-reaper");
+              t.setDaemon(true);
+              return t;
+            });
+    scheduler.scheduleWithFixedDelay(
+        this::scanLogged, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   private void scanLogged() {
@@ -55,16 +82,46 @@ public final class Reaper implements AutoCloseable {
     }
   }
 
-  /** One scan; public so operators and tests can trigger one. */
+  /** Whether the last scan ran (this server held the lease). */
+  private volatile boolean active;
+
+  /** True when the last scan held the lease and ran. */
+  public boolean active() {
+    return active;
+  }
+
+  /**
+   * One scan, when this server holds the lease (else nothing: another server reaps); public so
+   * operators and tests can trigger one.
+   */
   public Scan scan() {
     List<String> deleted = new ArrayList<>();
     List<String> pinned = new ArrayList<>();
     List<String> failed = new ArrayList<>();
-    Instant now = service.now();
-    for (Sandbox sandbox : service.backend().listSandboxes()) {
+    Instant now = sandboxes.now();
+    boolean held = lease.acquire(holder, now, leasePeriod);
+    if (held != active) {
+      LOG.log(
+          Level.INFO,
+          held
+              ? "reaper lease taken holder=" + holder
+              : "reaper lease held elsewhere; not reaping");
+    }
+    active = held;
+    if (!held) {
+      return new Scan(deleted, pinned, failed);
+    }
+    for (Sandbox sandbox : sandboxes.all()) {
       if (sandbox.pinned()) {
-        LOG.info(() -> "sandbox pinned; expires_at ignored sandbox=" + sandbox.name() + " pinned_by="
-            + sandbox.pinnedBy() + " since=" + Timestamps.output(sandbox.pinnedAt()));
+        LOG.log(
+            Level.INFO,
+            () ->
+                "sandbox pinned; expires_at ignored sandbox="
+                    + sandbox.name()
+                    + " pinned_by="
+                    + sandbox.pinnedBy()
+                    + " since="
+                    + Timestamps.output(sandbox.pinnedAt()));
         pinned.add(sandbox.name());
         continue;
       }
@@ -72,9 +129,9 @@ public final class Reaper implements AutoCloseable {
         continue;
       }
       try {
-        switch (service.reap(sandbox.name())) {
+        switch (sandboxes.reap(sandbox.name())) {
           case DELETED -> {
-            LOG.info(() -> "reaper deleted expired sandbox=" + sandbox.name());
+            LOG.log(Level.INFO, () -> "reaper deleted expired sandbox=" + sandbox.name());
             deleted.add(sandbox.name());
           }
           case PINNED -> pinned.add(sandbox.name());
@@ -90,12 +147,35 @@ public final class Reaper implements AutoCloseable {
     return new Scan(deleted, pinned, failed);
   }
 
-  /** Stops scheduling; a scan in progress finishes. */
+  /** How long close waits for a scan in progress before interrupting it. */
+  private static final Duration SCAN_FINISH = Duration.ofSeconds(20);
+
+  /**
+   * Stops scheduling and returns once no scan runs: one in progress finishes (within {@link
+   * #SCAN_FINISH}, else it is interrupted), so the reaper makes no Incus call after close.
+   */
   @Override
   public synchronized void close() {
     if (scheduler != null) {
-      scheduler.shutdownNow();
+      scheduler.shutdown();
+      try {
+        if (!scheduler.awaitTermination(SCAN_FINISH.toMillis(), TimeUnit.MILLISECONDS)) {
+          scheduler.shutdownNow();
+          scheduler.awaitTermination(5, TimeUnit.SECONDS);
+        }
+      } catch (InterruptedException e) {
+        scheduler.shutdownNow();
+        Thread.currentThread().interrupt();
+      }
       scheduler = null;
+      if (active) {
+        try {
+          lease.release(holder);
+        } catch (RuntimeException e) {
+          LOG.log(Level.WARNING, "reaper lease release failed", e);
+        }
+        active = false;
+      }
     }
   }
 }

@@ -7,7 +7,8 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 class ImageCatalogTest {
-  private static final String ENTRY = """
+  private static final String ENTRY =
+      """
         - name: busybox
           os: busybox
           version: "1.35.0"
@@ -35,7 +36,11 @@ class ImageCatalogTest {
 
   @Test
   void defaultsPlatformAndDesktopAndFiltersExactly() {
-    ImageCatalog catalog = ImageCatalog.parse(catalog(ENTRY + """
+    ImageCatalog catalog =
+        ImageCatalog.parse(
+            catalog(
+                ENTRY
+                    + """
         - name: ubuntu-desktop
           os: ubuntu
           version: "24.04"
@@ -47,12 +52,18 @@ class ImageCatalogTest {
           memory_mb: 8192
           disk_gb: 40
       """));
-    assertThat(catalog.images()).extracting(CatalogImage::name).containsExactly("busybox", "ubuntu-desktop");
+    assertThat(catalog.images())
+        .extracting(CatalogImage::name)
+        .containsExactly("busybox", "ubuntu-desktop");
     assertThat(catalog.find("busybox").orElseThrow().desktop()).isFalse();
-    assertThat(catalog.filter("ubuntu", null, null)).extracting(CatalogImage::name).containsExactly("ubuntu-desktop");
+    assertThat(catalog.filter("ubuntu", null, null))
+        .extracting(CatalogImage::name)
+        .containsExactly("ubuntu-desktop");
     assertThat(catalog.filter(null, true, "incus")).hasSize(1);
     assertThat(catalog.filter(null, null, "mac")).isEmpty();
-    assertThat(((ImageSource.Reference) catalog.find("ubuntu-desktop").orElseThrow().source()).isRemoteAlias())
+    assertThat(
+            ((ImageSource.Reference) catalog.find("ubuntu-desktop").orElseThrow().source())
+                .isRemoteAlias())
         .isTrue();
   }
 
@@ -69,16 +80,21 @@ class ImageCatalogTest {
   void schemaVersionAndShapeAreChecked() {
     assertThatThrownBy(() -> ImageCatalog.parse("schema_version: 2\nimages: []\n"))
         .hasMessage("catalog schema_version must be 1");
-    assertThatThrownBy(() -> ImageCatalog.parse("images: []\n")).hasMessage("catalog schema_version must be 1");
+    assertThatThrownBy(() -> ImageCatalog.parse("images: []\n"))
+        .hasMessage("catalog schema_version must be 1");
     assertThatThrownBy(() -> ImageCatalog.parse("schema_version: 1\nimages: {}\n"))
         .hasMessage("catalog images must be a list");
   }
 
   @Test
   void entryRulesNameTheEntry() {
-    assertThatThrownBy(() -> ImageCatalog.parse(catalog(ENTRY.replace("kinds: [container]", "kinds: [vm]"))))
+    assertThatThrownBy(
+            () -> ImageCatalog.parse(catalog(ENTRY.replace("kinds: [container]", "kinds: [vm]"))))
         .hasMessage("catalog image \"busybox\": kind \"container\" must be one of kinds [vm]");
-    assertThatThrownBy(() -> ImageCatalog.parse(catalog(ENTRY.replace("alias: busybox", "seed: x\n    platform: incus"))))
+    assertThatThrownBy(
+            () ->
+                ImageCatalog.parse(
+                    catalog(ENTRY.replace("alias: busybox", "seed: x\n    platform: incus"))))
         .hasMessage("catalog image \"busybox\": mac images must use seed, and only mac images may");
     assertThatThrownBy(() -> ImageCatalog.parse(catalog(ENTRY + "    reference: a:b\n")))
         .hasMessage("catalog image \"busybox\": set exactly one of reference, alias and seed");
@@ -88,7 +104,10 @@ class ImageCatalogTest {
         .hasMessage("catalog image \"busybox\": os is required");
     assertThatThrownBy(() -> ImageCatalog.parse(catalog(ENTRY + ENTRY)))
         .hasMessage("catalog image \"busybox\" is defined twice");
-    assertThatThrownBy(() -> ImageCatalog.parse(catalog(ENTRY.replace("alias: busybox", "reference: ghcr.io/x@sha256:12"))))
+    assertThatThrownBy(
+            () ->
+                ImageCatalog.parse(
+                    catalog(ENTRY.replace("alias: busybox", "reference: ghcr.io/x@sha256:12"))))
         .hasMessageContaining("must be <repo>@sha256:<64 hex> or remote:alias");
   }
 }

@@ -2,14 +2,10 @@ package dev.agentcompute.capabilities.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentcompute.capabilities.CodeModeRegistration;
 import dev.agentcompute.capabilities.ComputeRuntime;
 import dev.agentcompute.capabilities.reaper.Reaper;
-import dev.agentcompute.codemode.CodeMode;
 import dev.agentcompute.codemode.CodeModeException;
 import dev.agentcompute.codemode.Context;
-import dev.agentcompute.codemode.Limits;
-import dev.agentcompute.codemode.Options;
 import dev.agentcompute.codemode.Server;
 import dev.agentcompute.codemode.authz.Subject;
 import java.time.Duration;
@@ -31,26 +27,17 @@ class CodeModeAcceptanceIT {
   private static ComputeRuntime runtime;
   private static Server server;
 
-  private static Server serve(ComputeRuntime compute) throws CodeModeException {
-    return CodeModeRegistration.register(CodeMode.builder(Options.builder()
-                .authorizer((ctx, request) -> {})
-                .limits(Limits.unset().with("MaxExecutionTime", "10m").with("MaxNativeCalls", "1000"))
-                .build()),
-            compute.capabilities())
-        .build();
-  }
-
   @BeforeAll
   static void start() throws Exception {
     runtime = IncusHarness.start();
-    server = serve(runtime);
+    server = IncusHarness.codeMode(runtime);
   }
 
   @AfterAll
   static void stop() {
     for (String name : created) {
       try {
-        runtime.service().deleteSandbox(name);
+        new ComputeCalls(runtime).deleteSandbox(name);
       } catch (RuntimeException e) {
         // already gone
       }
@@ -80,15 +67,26 @@ class CodeModeAcceptanceIT {
     created.add(sb);
     created.add(ttl);
 
-    Map<String, Object> doomed = (Map<String, Object>) run(server, OPERATOR, """
+    Map<String, Object> doomed =
+        (Map<String, Object>)
+            run(
+                server,
+                OPERATOR,
+                """
         def main():
             s = sandbox.create(name="%s", ttl_minutes=1)
             instance.create(sandbox=s["name"], name="doomed", image="busybox")
             return s
-        """.formatted(ttl));
+        """
+                    .formatted(ttl));
     Instant ttlDeadline = Instant.parse((String) doomed.get("expires_at"));
 
-    Map<String, Object> result = (Map<String, Object>) run(server, OPERATOR, """
+    Map<String, Object> result =
+        (Map<String, Object>)
+            run(
+                server,
+                OPERATOR,
+                """
         SB = "%s"
 
         def address(name):
@@ -132,7 +130,8 @@ class CodeModeAcceptanceIT {
                 "listed": listed,
                 "images": images,
             }
-        """.formatted(sb));
+        """
+                    .formatted(sb));
     Map<String, Object> network = (Map<String, Object>) result.get("network");
     assertThat(network.get("name")).isEqualTo("default");
     assertThat((String) network.get("cidr")).startsWith("10.211.");
@@ -142,7 +141,8 @@ class CodeModeAcceptanceIT {
     assertThat(result.get("gamma")).isEqualTo("Running");
     assertThat(result.get("marker")).isEqualTo("from beta");
     assertThat(result.get("pin")).isEqualTo(Map.of("pinned", true, "pinned_by", "operator"));
-    assertThat((List<Object>) result.get("instances")).containsExactlyInAnyOrder("alpha", "beta", "gamma");
+    assertThat((List<Object>) result.get("instances"))
+        .containsExactlyInAnyOrder("alpha", "beta", "gamma");
     assertThat(result.get("restarted")).isEqualTo("Running");
     assertThat(result.get("images")).isEqualTo(List.of("busybox"));
     Map<String, Object> listed = (Map<String, Object>) result.get("listed");
@@ -153,28 +153,46 @@ class CodeModeAcceptanceIT {
     assertThat(expires).isAfter(Instant.now().plus(Duration.ofMinutes(29)));
 
     // Agent-facing errors arrive with their exact text.
-    assertThat(failure(server, new Subject("intruder"), """
+    assertThat(
+            failure(
+                server,
+                new Subject("intruder"),
+                """
         def main():
             return sandbox.pin(name="%s", pinned=False)
-        """.formatted(sb))).isEqualTo("capability failed: pinning requires an operator identity");
-    assertThat(failure(server, OPERATOR, """
+        """
+                    .formatted(sb)))
+        .isEqualTo("capability failed: pinning requires an operator identity");
+    assertThat(
+            failure(
+                server,
+                OPERATOR,
+                """
         def main():
             return net.create(sandbox="%s", name="lan")
-        """.formatted(sb))).isEqualTo("capability failed: cannot create a \"ovn\" network in a \"bridge\" sandbox");
+        """
+                    .formatted(sb)))
+        .isEqualTo("capability failed: cannot create a \"ovn\" network in a \"bridge\" sandbox");
 
     // Restart mid-life: a new runtime and engine over the same Incus see TTL, pin and ownership.
     server.close();
     runtime.close();
     runtime = IncusHarness.start();
-    server = serve(runtime);
-    Map<String, Object> seen = (Map<String, Object>) run(server, OPERATOR, """
+    server = IncusHarness.codeMode(runtime);
+    Map<String, Object> seen =
+        (Map<String, Object>)
+            run(
+                server,
+                OPERATOR,
+                """
         def main():
             return sandbox.get(name="%s")
-        """.formatted(sb));
+        """
+                    .formatted(sb));
     assertThat(seen.get("pinned")).isEqualTo(true);
     assertThat(seen.get("pinned_by")).isEqualTo("operator");
     assertThat(Instant.parse((String) seen.get("expires_at"))).isEqualTo(expires);
-    assertThat(runtime.service().backend().getSandbox(sb).orElseThrow().subject()).isEqualTo("operator");
+    assertThat(runtime.compute().access().find(sb).orElseThrow().subject()).isEqualTo("operator");
 
     // The one-minute sandbox expires; the restarted reaper removes everything of it.
     long waitMillis = Duration.between(Instant.now(), ttlDeadline).toMillis() + 1000;
@@ -192,16 +210,26 @@ class CodeModeAcceptanceIT {
     assertThat(incus.networksTaggedWith(ttl)).isEmpty();
     assertThat(incus.images("ac-" + ttl)).isEmpty();
     assertThat(incus.instances("ac-" + ttl)).isEmpty();
-    assertThat(failure(server, OPERATOR, """
+    assertThat(
+            failure(
+                server,
+                OPERATOR,
+                """
         def main():
             return sandbox.get(name="%s")
-        """.formatted(ttl))).isEqualTo("capability failed: sandbox \"" + ttl + "\" not found");
+        """
+                    .formatted(ttl)))
+        .isEqualTo("capability failed: sandbox \"" + ttl + "\" not found");
 
     // Delete the pinned sandbox: nothing of it is left in Incus.
-    run(server, new Subject("anyone"), """
+    run(
+        server,
+        new Subject("anyone"),
+        """
         def main():
             return sandbox.delete(name="%s")
-        """.formatted(sb));
+        """
+            .formatted(sb));
     assertThat(incus.projectExists("ac-" + sb)).isFalse();
     assertThat(incus.networksTaggedWith(sb)).isEmpty();
     assertThat(incus.images("ac-" + sb)).isEmpty();

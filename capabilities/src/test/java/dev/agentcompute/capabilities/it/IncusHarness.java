@@ -1,9 +1,9 @@
 package dev.agentcompute.capabilities.it;
 
-import dev.agentcompute.capabilities.CapabilityDefinition;
 import dev.agentcompute.capabilities.ComputeRuntime;
+import dev.agentcompute.capabilities.adapter.CapabilityDefinition;
 import dev.agentcompute.capabilities.config.ComputeConfig;
-import dev.agentcompute.capabilities.net.SubnetPool;
+import dev.agentcompute.capabilities.model.SubnetPool;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,7 +21,8 @@ final class IncusHarness {
 
   static Path socket() {
     String env = System.getenv("AGENTCOMPUTE_INCUS_SOCKET");
-    Path socket = env != null && !env.isEmpty() ? Path.of(env) : root().resolve(".state/incus/unix.socket");
+    Path socket =
+        env != null && !env.isEmpty() ? Path.of(env) : root().resolve(".state/incus/unix.socket");
     if (!Files.exists(socket)) {
       throw new IllegalStateException("incusd socket " + socket + " is missing; run dev/setup");
     }
@@ -37,6 +38,25 @@ final class IncusHarness {
         .withReaperInterval(Duration.ofHours(1));
   }
 
+  /**
+   * A CodeMode server over the runtime's capabilities with the product's execution limits (10
+   * minutes, 1,000 native calls) and every call allowed: what the ITs drive their programs through.
+   */
+  static dev.agentcompute.codemode.Server codeMode(ComputeRuntime runtime)
+      throws dev.agentcompute.codemode.CodeModeException {
+    return dev.agentcompute.capabilities.adapter.CodeModeRegistration.register(
+            dev.agentcompute.codemode.CodeMode.builder(
+                dev.agentcompute.codemode.Options.builder()
+                    .authorizer((ctx, request) -> {})
+                    .limits(
+                        dev.agentcompute.codemode.Limits.unset()
+                            .with("MaxExecutionTime", "10m")
+                            .with("MaxNativeCalls", "1000"))
+                    .build()),
+            runtime.capabilities())
+        .build();
+  }
+
   static ComputeRuntime start() {
     return ComputeRuntime.startIncus(config(), socket());
   }
@@ -47,7 +67,8 @@ final class IncusHarness {
 
   /** Calls a capability through its typed handler by name. */
   @SuppressWarnings("unchecked")
-  static <O> O call(List<CapabilityDefinition<?, ?>> capabilities, String subject, String name, Record input) {
+  static <O> O call(
+      List<CapabilityDefinition<?, ?>> capabilities, String subject, String name, Record input) {
     for (CapabilityDefinition<?, ?> c : capabilities) {
       if (c.name().equals(name)) {
         return (O) c.invoke(subject, input);

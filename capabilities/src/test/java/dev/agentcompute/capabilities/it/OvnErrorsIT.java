@@ -4,13 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentcompute.capabilities.ComputeRuntime;
-import dev.agentcompute.capabilities.compute.AgentFacingException;
-import dev.agentcompute.capabilities.compute.BackendException;
-import dev.agentcompute.capabilities.compute.ComputeService;
-import dev.agentcompute.capabilities.compute.Network;
-import dev.agentcompute.capabilities.compute.NetworkSpec;
-import dev.agentcompute.capabilities.net.NetworkKind;
-import dev.agentcompute.capabilities.net.SubnetPool;
+import dev.agentcompute.capabilities.model.AgentFacingException;
+import dev.agentcompute.capabilities.model.BackendException;
+import dev.agentcompute.capabilities.model.NetworkKind;
+import dev.agentcompute.capabilities.model.NetworkPlan;
+import dev.agentcompute.capabilities.model.SandboxNetwork;
+import dev.agentcompute.capabilities.model.SubnetPool;
 import dev.agentcompute.codemode.Server;
 import dev.agentcompute.incus.IncusClient;
 import dev.agentcompute.incus.NetworkPeer;
@@ -22,10 +21,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The OVN fabric's backend error texts (spec §2.7 net.create, §3.5 peering) on the real incusd, through
- * the service and as the agent reads them from the CodeMode engine: agent-facing errors arrive as
- * {@code capability failed: <text>}, plain ones as a bare {@code capability failed}. One sandbox with
- * two OVN networks serves all tests; no containers.
+ * The OVN fabric's backend error texts (spec §2.7 net.create, §3.5 peering) on the real incusd,
+ * through the service and as the agent reads them from the CodeMode engine: agent-facing errors
+ * arrive as {@code capability failed: <text>}, plain ones as a bare {@code capability failed}. One
+ * sandbox with two OVN networks serves all tests; no containers.
  */
 class OvnErrorsIT {
   private static OvnTestStack.Relayed stack;
@@ -33,29 +32,34 @@ class OvnErrorsIT {
   private static OvnNorthbound northbound;
   private static OvnFaultRelay relay;
   private static ComputeRuntime runtime;
-  private static ComputeService service;
+  private static ComputeCalls service;
   private static Server agent;
   private static String sandbox;
   private static String project;
-  private static Network lab;
+  private static SandboxNetwork lab;
 
   @BeforeAll
   static void start() throws Exception {
-    stack = OvnTestStack.Relayed.start("ovnerr", IncusHarness.config()
-        .withDefaultNetworkKind(NetworkKind.OVN)
-        .withOvnUplink(OvnTestStack.UPLINK)
-        .withBridgeSubnets(SubnetPool.parse("10.215.0.0/16", 24)));
+    stack =
+        OvnTestStack.Relayed.start(
+            "ovnerr",
+            IncusHarness.config()
+                .withDefaultNetworkKind(NetworkKind.OVN)
+                .withOvnUplink(OvnTestStack.UPLINK)
+                .withBridgeSubnets(SubnetPool.parse("10.215.0.0/16", 24)));
     incus = stack.incus();
     northbound = stack.northbound();
     relay = stack.relay();
     runtime = stack.runtime();
-    service = runtime.service();
+    service = new ComputeCalls(runtime);
     agent = OvnTestStack.codeMode(runtime.capabilities());
     sandbox = IncusHarness.uniqueName("itovnerr");
     project = "ac-" + sandbox;
     service.createSandbox(OvnTestStack.OPERATOR.id(), sandbox, "", 60, false);
-    lab = service.createNetwork(sandbox, new NetworkSpec("lab", NetworkKind.OVN, "", true, true, true));
-    service.createNetwork(sandbox, new NetworkSpec("lab2", NetworkKind.OVN, "", true, true, true));
+    lab =
+        service.createNetwork(
+            sandbox, new NetworkPlan("lab", NetworkKind.OVN, "", true, true, true));
+    service.createNetwork(sandbox, new NetworkPlan("lab2", NetworkKind.OVN, "", true, true, true));
   }
 
   @AfterAll
@@ -65,7 +69,7 @@ class OvnErrorsIT {
     }
     try {
       service.deleteSandbox(sandbox);
-      assertThat(service.backend().getSandbox(sandbox)).as("sandbox %s is gone", sandbox).isEmpty();
+      assertThat(service.findSandbox(sandbox)).as("sandbox %s is gone", sandbox).isEmpty();
     } finally {
       agent.close();
       stack.close();
@@ -78,16 +82,24 @@ class OvnErrorsIT {
   }
 
   private static String create(String name, String extra) {
-    return OvnTestStack.agentSees(agent, """
+    return OvnTestStack.agentSees(
+        agent,
+        """
         def main():
             return net.create(sandbox="%s", name="%s"%s)
-        """.formatted(sandbox, name, extra));
+        """
+            .formatted(sandbox, name, extra));
   }
 
-  private static void refused(NetworkSpec spec, String key) {
-    String text = "network \"" + spec.name() + "\" already exists with a different " + key
-        + " setting; delete it before recreating it";
-    assertThatThrownBy(() -> service.createNetwork(sandbox, spec)).isInstanceOf(AgentFacingException.class)
+  private static void refused(NetworkPlan spec, String key) {
+    String text =
+        "network \""
+            + spec.name()
+            + "\" already exists with a different "
+            + key
+            + " setting; delete it before recreating it";
+    assertThatThrownBy(() -> service.createNetwork(sandbox, spec))
+        .isInstanceOf(AgentFacingException.class)
         .hasMessage(text);
   }
 
@@ -95,41 +107,66 @@ class OvnErrorsIT {
   void aNetworkOfAnotherKindUnderTheNameIsRefused() {
     // Incus 6.0 keeps only OVN networks in a project, so the relay makes incusd's answer say what a
     // newer Incus (bridges in projects) would: "lab" is a bridge.
-    relay.always(r -> r.is("GET", "/1.0/networks/lab"), r -> new OvnFaultRelay.Rewrite(
-        body -> body.replaceFirst("\"type\"\\s*:\\s*\"ovn\"", "\"type\":\"bridge\"")));
-    assertThatThrownBy(() -> service.createNetwork(sandbox, new NetworkSpec("lab", NetworkKind.OVN, "", true, true,
-        true))).isInstanceOf(AgentFacingException.class)
+    relay.always(
+        r -> r.is("GET", "/1.0/networks/lab"),
+        r ->
+            new OvnFaultRelay.Rewrite(
+                body -> body.replaceFirst("\"type\"\\s*:\\s*\"ovn\"", "\"type\":\"bridge\"")));
+    assertThatThrownBy(
+            () ->
+                service.createNetwork(
+                    sandbox, new NetworkPlan("lab", NetworkKind.OVN, "", true, true, true)))
+        .isInstanceOf(AgentFacingException.class)
         .hasMessage("network \"lab\" already exists with a different kind");
-    assertThat(create("lab", "")).isEqualTo("capability failed: network \"lab\" already exists with a different kind");
+    assertThat(create("lab", ""))
+        .isEqualTo("capability failed: network \"lab\" already exists with a different kind");
   }
 
   @Test
   void aNetworkWithADifferentSettingIsRefusedAndAnIdenticalOneReturned() {
-    assertThat(service.createNetwork(sandbox, new NetworkSpec("lab", NetworkKind.OVN, "", true, true, true)))
+    assertThat(
+            service.createNetwork(
+                sandbox, new NetworkPlan("lab", NetworkKind.OVN, "", true, true, true)))
         .isEqualTo(lab);
-    refused(new NetworkSpec("lab", NetworkKind.OVN, "", true, false, true), "network");
-    refused(new NetworkSpec("lab", NetworkKind.OVN, "", false, true, true), "ipv4.dhcp");
-    refused(new NetworkSpec("lab", NetworkKind.OVN, "", true, true, false), "dns.mode");
+    refused(new NetworkPlan("lab", NetworkKind.OVN, "", true, false, true), "network");
+    refused(new NetworkPlan("lab", NetworkKind.OVN, "", false, true, true), "ipv4.dhcp");
+    refused(new NetworkPlan("lab", NetworkKind.OVN, "", true, true, false), "dns.mode");
     String otherCidr = lab.cidr().startsWith("10.215.250.") ? "10.215.251.0/24" : "10.215.250.0/24";
-    refused(new NetworkSpec("lab", NetworkKind.OVN, otherCidr, true, true, true), "ipv4.address");
-    assertThat(create("lab", ", dhcp=False")).isEqualTo("capability failed: network \"lab\" already exists with a "
-        + "different ipv4.dhcp setting; delete it before recreating it");
-    assertThat(incus.inProject(project).networks().get("lab").config()).containsEntry("ipv4.dhcp", "true");
+    refused(new NetworkPlan("lab", NetworkKind.OVN, otherCidr, true, true, true), "ipv4.address");
+    assertThat(create("lab", ", dhcp=False"))
+        .isEqualTo(
+            "capability failed: network \"lab\" already exists with a "
+                + "different ipv4.dhcp setting; delete it before recreating it");
+    assertThat(incus.inProject(project).networks().get("lab").config())
+        .containsEntry("ipv4.dhcp", "true");
   }
 
   @Test
   void aPeerNameTakenByAPeerToAnotherNetworkIsRefused() {
     // "lab2" on lab already leads to the default network.
-    incus.inProject(project).networks().createPeer("lab", NetworkPeer.local("lab2", project, "default", Map.of()));
+    incus
+        .inProject(project)
+        .networks()
+        .createPeer("lab", NetworkPeer.local("lab2", project, "default", Map.of()));
     try {
-      assertThatThrownBy(() -> service.peer(sandbox, "lab", "lab2")).isInstanceOf(BackendException.class)
+      assertThatThrownBy(() -> service.peer(sandbox, "lab", "lab2"))
+          .isInstanceOf(BackendException.class)
           .hasMessage("peer \"lab2\" already exists on network \"lab\"");
-      assertThat(OvnTestStack.agentSees(agent, """
+      assertThat(
+              OvnTestStack.agentSees(
+                  agent,
+                  """
           def main():
               return net.peer(sandbox="%s", network="lab", peer="lab2")
-          """.formatted(sandbox))).as("a plain failure (spec §3.5)").isEqualTo("capability failed");
-      assertThat(incus.inProject(project).networks().peers("lab2")).as("nothing was peered the other way").isEmpty();
-      assertThat(incus.inProject(project).networks().peer("lab", "lab2").targetNetwork()).isEqualTo("default");
+          """
+                      .formatted(sandbox)))
+          .as("a plain failure (spec §3.5)")
+          .isEqualTo("capability failed");
+      assertThat(incus.inProject(project).networks().peers("lab2"))
+          .as("nothing was peered the other way")
+          .isEmpty();
+      assertThat(incus.inProject(project).networks().peer("lab", "lab2").targetNetwork())
+          .isEqualTo("default");
     } finally {
       incus.inProject(project).networks().deletePeer("lab", "lab2");
     }

@@ -25,10 +25,10 @@ import java.util.function.UnaryOperator;
  * A fault-injecting HTTP relay in front of incusd's Unix socket, for tests that must see how the
  * production code reacts to what a real incusd does when an answer goes missing or says something
  * Incus 6.0 cannot be made to say. Requests are passed on one at a time per connection (HTTP/1.1
- * without pipelining, as incus-client sends them); an upgraded connection (websocket) becomes a plain
- * byte pipe. A {@link Fault} sees a matching request before incusd does and decides what becomes of
- * incusd's answer: passed on, rewritten, or lost (read from incusd, then the client's connection is
- * closed without it: the request took effect, the caller cannot know).
+ * without pipelining, as incus-client sends them); an upgraded connection (websocket) becomes a
+ * plain byte pipe. A {@link Fault} sees a matching request before incusd does and decides what
+ * becomes of incusd's answer: passed on, rewritten, or lost (read from incusd, then the client's
+ * connection is closed without it: the request took effect, the caller cannot know).
  */
 final class OvnFaultRelay implements AutoCloseable {
 
@@ -142,7 +142,8 @@ final class OvnFaultRelay implements AutoCloseable {
 
   private void serve(SocketChannel client) {
     open.add(client);
-    try (client; SocketChannel incusd = SocketChannel.open(UnixDomainSocketAddress.of(upstream))) {
+    try (client;
+        SocketChannel incusd = SocketChannel.open(UnixDomainSocketAddress.of(upstream))) {
       open.add(incusd);
       Reader fromClient = new Reader(client);
       Reader fromIncusd = new Reader(incusd);
@@ -168,7 +169,7 @@ final class OvnFaultRelay implements AutoCloseable {
             String text = rewrite.body().apply(new String(response.body(), StandardCharsets.UTF_8));
             response = response.withBody(text.getBytes(StandardCharsets.UTF_8));
           }
-          case Pass _ -> { }
+          case Pass _ -> {}
         }
         response.write(client);
         if (response.startLine().split(" ", 3)[1].equals("101")) {
@@ -187,7 +188,8 @@ final class OvnFaultRelay implements AutoCloseable {
   }
 
   /** Both directions as plain bytes until either side closes. */
-  private static void pipe(Reader fromClient, SocketChannel incusd, Reader fromIncusd, SocketChannel client)
+  private static void pipe(
+      Reader fromClient, SocketChannel incusd, Reader fromIncusd, SocketChannel client)
       throws InterruptedException {
     Thread back = Thread.ofPlatform().daemon().start(() -> fromIncusd.copyTo(client));
     fromClient.copyTo(incusd);
@@ -274,7 +276,10 @@ final class OvnFaultRelay implements AutoCloseable {
     }
   }
 
-  /** An HTTP/1.1 message, its body read whole (chunked bodies are de-chunked and sent with a length). */
+  /**
+   * An HTTP/1.1 message, its body read whole (chunked bodies are de-chunked and sent with a
+   * length).
+   */
   private record Message(String startLine, List<String> headers, byte[] body) {
     static Message read(Reader in, boolean response, String requestMethod) throws IOException {
       String start = in.line();
@@ -285,9 +290,13 @@ final class OvnFaultRelay implements AutoCloseable {
       for (String line = in.line(); line != null && !line.isEmpty(); line = in.line()) {
         headers.add(line);
       }
-      Function<String, String> header = name -> headers.stream()
-          .filter(h -> h.toLowerCase(Locale.ROOT).startsWith(name + ":"))
-          .map(h -> h.substring(h.indexOf(':') + 1).trim()).findFirst().orElse(null);
+      Function<String, String> header =
+          name ->
+              headers.stream()
+                  .filter(h -> h.toLowerCase(Locale.ROOT).startsWith(name + ":"))
+                  .map(h -> h.substring(h.indexOf(':') + 1).trim())
+                  .findFirst()
+                  .orElse(null);
       String length = header.apply("content-length");
       String encoding = header.apply("transfer-encoding");
       byte[] body;
@@ -297,7 +306,9 @@ final class OvnFaultRelay implements AutoCloseable {
           out.write(in.bytes(size));
           in.line(); // the CR LF after the chunk
         }
-        for (String trailer = in.line(); trailer != null && !trailer.isEmpty(); trailer = in.line()) {
+        for (String trailer = in.line();
+            trailer != null && !trailer.isEmpty();
+            trailer = in.line()) {
           // trailers are dropped
         }
         body = out.toByteArray();
@@ -325,7 +336,8 @@ final class OvnFaultRelay implements AutoCloseable {
     }
 
     boolean closes() {
-      return headers.stream().anyMatch(h -> h.toLowerCase(Locale.ROOT).replace(" ", "").equals("connection:close"));
+      return headers.stream()
+          .anyMatch(h -> h.toLowerCase(Locale.ROOT).replace(" ", "").equals("connection:close"));
     }
 
     Message withBody(byte[] newBody) {

@@ -1,8 +1,8 @@
 package dev.agentcompute.capabilities.it;
 
-import dev.agentcompute.capabilities.CapabilityDefinition;
-import dev.agentcompute.capabilities.CodeModeRegistration;
 import dev.agentcompute.capabilities.ComputeRuntime;
+import dev.agentcompute.capabilities.adapter.CapabilityDefinition;
+import dev.agentcompute.capabilities.adapter.CodeModeRegistration;
 import dev.agentcompute.capabilities.config.ComputeConfig;
 import dev.agentcompute.codemode.CodeMode;
 import dev.agentcompute.codemode.CodeModeException;
@@ -21,7 +21,9 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 
-/** What the OVN integration tests share: the stack check, the northbound endpoint, the agent's view. */
+/**
+ * What the OVN integration tests share: the stack check, the northbound endpoint, the agent's view.
+ */
 final class OvnTestStack {
   static final String UPLINK = "ovn-uplink";
   static final Subject OPERATOR = new Subject("operator");
@@ -30,7 +32,10 @@ final class OvnTestStack {
 
   /** A client of the shared incusd; aborts the test class when the OVN stack is not up. */
   static IncusClient incusOrAbort() {
-    IncusClient incus = IncusClient.unixSocket(IncusHarness.socket()).operationTimeout(Duration.ofMinutes(5)).build();
+    IncusClient incus =
+        IncusClient.unixSocket(IncusHarness.socket())
+            .operationTimeout(Duration.ofMinutes(5))
+            .build();
     boolean uplink;
     try {
       uplink = "physical".equals(incus.networks().get(UPLINK).type());
@@ -39,7 +44,8 @@ final class OvnTestStack {
     }
     if (!uplink) {
       incus.close();
-      Assumptions.abort("the OVN stack is not up (no Incus network " + UPLINK + "): run dev/ovn-stack up");
+      Assumptions.abort(
+          "the OVN stack is not up (no Incus network " + UPLINK + "): run dev/ovn-stack up");
     }
     return incus;
   }
@@ -56,16 +62,28 @@ final class OvnTestStack {
    * A compute runtime whose backend reaches incusd only through an {@link OvnFaultRelay}, beside a
    * direct client ({@code incus}) for the test's own checks, and the northbound connection.
    */
-  record Relayed(IncusClient incus, OvnNorthbound northbound, Path relayDir, OvnFaultRelay relay,
-      IncusClient relayed, ComputeRuntime runtime) implements AutoCloseable {
+  record Relayed(
+      IncusClient incus,
+      OvnNorthbound northbound,
+      Path relayDir,
+      OvnFaultRelay relay,
+      IncusClient relayed,
+      ComputeRuntime runtime)
+      implements AutoCloseable {
 
     static Relayed start(String tempPrefix, ComputeConfig config) throws Exception {
       IncusClient incus = incusOrAbort();
       OvnNorthbound northbound = OvnNorthbound.connect(OvsdbEndpoint.parse(nbEndpoint()));
       Path relayDir = Files.createTempDirectory(tempPrefix);
       OvnFaultRelay relay = OvnFaultRelay.start(IncusHarness.socket(), relayDir);
-      IncusClient relayed = IncusClient.unixSocket(relay.socket()).operationTimeout(Duration.ofMinutes(5)).build();
-      return new Relayed(incus, northbound, relayDir, relay, relayed,
+      IncusClient relayed =
+          IncusClient.unixSocket(relay.socket()).operationTimeout(Duration.ofMinutes(5)).build();
+      return new Relayed(
+          incus,
+          northbound,
+          relayDir,
+          relay,
+          relayed,
           ComputeRuntime.startIncus(config, relayed, northbound));
     }
 
@@ -82,10 +100,13 @@ final class OvnTestStack {
 
   /** The CodeMode engine over these capabilities, as an agent meets them. */
   static Server codeMode(List<CapabilityDefinition<?, ?>> capabilities) throws CodeModeException {
-    return CodeModeRegistration.register(CodeMode.builder(Options.builder()
-                .authorizer((ctx, request) -> {})
-                .limits(Limits.unset().with("MaxExecutionTime", "5m").with("MaxNativeCalls", "100"))
-                .build()),
+    return CodeModeRegistration.register(
+            CodeMode.builder(
+                Options.builder()
+                    .authorizer((ctx, request) -> {})
+                    .limits(
+                        Limits.unset().with("MaxExecutionTime", "5m").with("MaxNativeCalls", "100"))
+                    .build()),
             capabilities)
         .build();
   }

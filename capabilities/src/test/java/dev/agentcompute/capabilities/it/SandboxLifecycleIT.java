@@ -3,14 +3,14 @@ package dev.agentcompute.capabilities.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.agentcompute.capabilities.CapabilityDefinition;
 import dev.agentcompute.capabilities.ComputeRuntime;
-import dev.agentcompute.capabilities.Views.NetworkView;
-import dev.agentcompute.capabilities.compute.AgentFacingException;
-import dev.agentcompute.capabilities.instance.InstanceCapabilities;
-import dev.agentcompute.capabilities.instance.InstanceCapabilities.ExecOutput;
+import dev.agentcompute.capabilities.adapter.CapabilityDefinition;
+import dev.agentcompute.capabilities.adapter.Views.NetworkView;
+import dev.agentcompute.capabilities.adapter.instance.InstanceCapabilities;
+import dev.agentcompute.capabilities.adapter.instance.InstanceCapabilities.ExecOutput;
+import dev.agentcompute.capabilities.adapter.sandbox.SandboxCapabilities;
+import dev.agentcompute.capabilities.model.AgentFacingException;
 import dev.agentcompute.capabilities.reaper.Reaper;
-import dev.agentcompute.capabilities.sandbox.SandboxCapabilities;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,9 +23,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The lifecycle on the real incusd through the capabilities' typed handlers, with the detail an
- * agent program cannot easily assert (exit codes, stderr, stdin, modes, truncation, snapshot lists);
- * {@link CodeModeAcceptanceIT} drives the same path through the CodeMode engine. A second sandbox with
- * a one-minute TTL is reaped by a restarted runtime, leaving nothing in Incus.
+ * agent program cannot easily assert (exit codes, stderr, stdin, modes, truncation, snapshot
+ * lists); {@link CodeModeAcceptanceIT} drives the same path through the CodeMode engine. A second
+ * sandbox with a one-minute TTL is reaped by a restarted runtime, leaving nothing in Incus.
  */
 class SandboxLifecycleIT {
   private static final String OPERATOR = "operator";
@@ -43,7 +43,7 @@ class SandboxLifecycleIT {
   static void cleanUp() {
     for (String name : created) {
       try {
-        runtime.service().deleteSandbox(name);
+        new ComputeCalls(runtime).deleteSandbox(name);
       } catch (RuntimeException e) {
         // already gone
       }
@@ -57,27 +57,58 @@ class SandboxLifecycleIT {
 
   private static SandboxCapabilities.CreateOutput createSandbox(String name, long ttl) {
     created.add(name);
-    return call("sandbox.create", new SandboxCapabilities.CreateInput(Optional.of(name), Optional.empty(),
-        ttl == 0 ? OptionalLong.empty() : OptionalLong.of(ttl), Optional.empty()));
+    return call(
+        "sandbox.create",
+        new SandboxCapabilities.CreateInput(
+            Optional.of(name),
+            Optional.empty(),
+            ttl == 0 ? OptionalLong.empty() : OptionalLong.of(ttl),
+            Optional.empty()));
   }
 
-  private static InstanceCapabilities.CreateOutput createInstance(String sandbox, String name, String image) {
-    return call("instance.create", new InstanceCapabilities.CreateInput(sandbox, name, image, Optional.empty(),
-        OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(), Optional.empty(), Optional.empty(),
-        Optional.empty()));
+  private static InstanceCapabilities.CreateOutput createInstance(
+      String sandbox, String name, String image) {
+    return call(
+        "instance.create",
+        new InstanceCapabilities.CreateInput(
+            sandbox,
+            name,
+            image,
+            Optional.empty(),
+            OptionalLong.empty(),
+            OptionalLong.empty(),
+            OptionalLong.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty()));
   }
 
   private static ExecOutput exec(String sandbox, String name, String command) {
-    return call("instance.exec", new InstanceCapabilities.ExecInput(sandbox, name, command, OptionalLong.empty(),
-        Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty()));
+    return call(
+        "instance.exec",
+        new InstanceCapabilities.ExecInput(
+            sandbox,
+            name,
+            command,
+            OptionalLong.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty()));
   }
 
   private static String ipv4(String sandbox, String name) {
-    InstanceCapabilities.WaitOutput waited = call("instance.wait",
-        new InstanceCapabilities.WaitInput(sandbox, name, "network", OptionalLong.of(60)));
+    InstanceCapabilities.WaitOutput waited =
+        call(
+            "instance.wait",
+            new InstanceCapabilities.WaitInput(sandbox, name, "network", OptionalLong.of(60)));
     assertThat(waited.status()).isEqualTo("Running");
-    InstanceCapabilities.GetOutput got = call("instance.get", new InstanceCapabilities.RefInput(sandbox, name));
-    return got.nics().getFirst().addresses().stream().filter(a -> a.contains(".")).findFirst().orElseThrow();
+    InstanceCapabilities.GetOutput got =
+        call("instance.get", new InstanceCapabilities.RefInput(sandbox, name));
+    return got.nics().getFirst().addresses().stream()
+        .filter(a -> a.contains("."))
+        .findFirst()
+        .orElseThrow();
   }
 
   private static void assertAgentError(Runnable action, String message) {
@@ -114,73 +145,113 @@ class SandboxLifecycleIT {
     assertThat(failing.exit_code()).isEqualTo(3);
     assertThat(failing.stdout()).isEqualTo("out\n");
     assertThat(failing.stderr()).isEqualTo("err\n");
-    ExecOutput withStdin = call("instance.exec", new InstanceCapabilities.ExecInput(sb, "alpha", "tr a-z A-Z",
-        OptionalLong.empty(), Optional.empty(), Optional.of("/tmp"), Optional.of("hello"),
-        Optional.of("GREETING=hi")));
+    ExecOutput withStdin =
+        call(
+            "instance.exec",
+            new InstanceCapabilities.ExecInput(
+                sb,
+                "alpha",
+                "tr a-z A-Z",
+                OptionalLong.empty(),
+                Optional.empty(),
+                Optional.of("/tmp"),
+                Optional.of("hello"),
+                Optional.of("GREETING=hi")));
     assertThat(withStdin.stdout()).isEqualTo("HELLO");
 
     // Files.
-    InstanceCapabilities.WriteOutput written = call("instance.file.write",
-        new InstanceCapabilities.WriteInput(sb, "alpha", "/root/note.txt", "first version\n", Optional.of("0640")));
+    InstanceCapabilities.WriteOutput written =
+        call(
+            "instance.file.write",
+            new InstanceCapabilities.WriteInput(
+                sb, "alpha", "/root/note.txt", "first version\n", Optional.of("0640")));
     assertThat(written.bytes()).isEqualTo(14);
-    InstanceCapabilities.ReadOutput read = call("instance.file.read",
-        new InstanceCapabilities.ReadInput(sb, "alpha", "/root/note.txt", OptionalLong.empty()));
+    InstanceCapabilities.ReadOutput read =
+        call(
+            "instance.file.read",
+            new InstanceCapabilities.ReadInput(
+                sb, "alpha", "/root/note.txt", OptionalLong.empty()));
     assertThat(read.content()).isEqualTo("first version\n");
     assertThat(read.truncated()).isFalse();
-    InstanceCapabilities.ReadOutput head = call("instance.file.read",
-        new InstanceCapabilities.ReadInput(sb, "alpha", "/root/note.txt", OptionalLong.of(5)));
+    InstanceCapabilities.ReadOutput head =
+        call(
+            "instance.file.read",
+            new InstanceCapabilities.ReadInput(sb, "alpha", "/root/note.txt", OptionalLong.of(5)));
     assertThat(head.content()).isEqualTo("first");
     assertThat(head.truncated()).isTrue();
     assertThat(exec(sb, "alpha", "stat -c %a /root/note.txt").stdout().trim()).isEqualTo("640");
 
     // Snapshot, change, restore: the file is back to the snapshot's version.
     call("instance.snapshot.create", new InstanceCapabilities.SnapshotInput(sb, "alpha", "before"));
-    InstanceCapabilities.SnapshotListOutput snaps = call("instance.snapshot.list",
-        new InstanceCapabilities.RefInput(sb, "alpha"));
-    assertThat(snaps.items()).extracting(InstanceCapabilities.SnapshotItem::name).containsExactly("before");
-    call("instance.file.write",
-        new InstanceCapabilities.WriteInput(sb, "alpha", "/root/note.txt", "second version\n", Optional.empty()));
-    call("instance.snapshot.restore", new InstanceCapabilities.SnapshotInput(sb, "alpha", "before"));
-    InstanceCapabilities.ReadOutput restored = call("instance.file.read",
-        new InstanceCapabilities.ReadInput(sb, "alpha", "/root/note.txt", OptionalLong.empty()));
+    InstanceCapabilities.SnapshotListOutput snaps =
+        call("instance.snapshot.list", new InstanceCapabilities.RefInput(sb, "alpha"));
+    assertThat(snaps.items())
+        .extracting(InstanceCapabilities.SnapshotItem::name)
+        .containsExactly("before");
+    call(
+        "instance.file.write",
+        new InstanceCapabilities.WriteInput(
+            sb, "alpha", "/root/note.txt", "second version\n", Optional.empty()));
+    call(
+        "instance.snapshot.restore", new InstanceCapabilities.SnapshotInput(sb, "alpha", "before"));
+    InstanceCapabilities.ReadOutput restored =
+        call(
+            "instance.file.read",
+            new InstanceCapabilities.ReadInput(
+                sb, "alpha", "/root/note.txt", OptionalLong.empty()));
     assertThat(restored.content()).isEqualTo("first version\n");
-    InstanceCapabilities.GetOutput alpha = call("instance.get", new InstanceCapabilities.RefInput(sb, "alpha"));
+    InstanceCapabilities.GetOutput alpha =
+        call("instance.get", new InstanceCapabilities.RefInput(sb, "alpha"));
     assertThat(alpha.status()).isEqualTo("Running");
     assertThat(alpha.snapshots()).isEmpty();
     assertThat(alpha.image()).isEqualTo("busybox");
     assertThat(alpha.cpus()).isEqualTo(1);
     assertThat(alpha.memory_mb()).isEqualTo(128);
-    assertThat(alpha.nics()).extracting(n -> n.name() + "@" + n.network()).containsExactly("eth0@default");
+    assertThat(alpha.nics())
+        .extracting(n -> n.name() + "@" + n.network())
+        .containsExactly("eth0@default");
 
     // Publish a stopped instance and start a new one from the published image.
-    call("instance.file.write",
-        new InstanceCapabilities.WriteInput(sb, "beta", "/root/marker", "published\n", Optional.empty()));
-    assertAgentError(() -> call("instance.publish", new InstanceCapabilities.PublishInput(sb, "beta", "golden")),
+    call(
+        "instance.file.write",
+        new InstanceCapabilities.WriteInput(
+            sb, "beta", "/root/marker", "published\n", Optional.empty()));
+    assertAgentError(
+        () -> call("instance.publish", new InstanceCapabilities.PublishInput(sb, "beta", "golden")),
         "instance \"beta\" must be stopped before publishing");
-    InstanceCapabilities.StateOutput stopped = call("instance.stop",
-        new InstanceCapabilities.StateInput(sb, "beta", Optional.of(true)));
+    InstanceCapabilities.StateOutput stopped =
+        call("instance.stop", new InstanceCapabilities.StateInput(sb, "beta", Optional.of(true)));
     assertThat(stopped.status()).isEqualTo("Stopped");
-    InstanceCapabilities.PublishOutput published = call("instance.publish",
-        new InstanceCapabilities.PublishInput(sb, "beta", "golden"));
+    InstanceCapabilities.PublishOutput published =
+        call("instance.publish", new InstanceCapabilities.PublishInput(sb, "beta", "golden"));
     assertThat(published.image()).isEqualTo("golden");
-    assertAgentError(() -> call("instance.publish", new InstanceCapabilities.PublishInput(sb, "beta", "golden")),
+    assertAgentError(
+        () -> call("instance.publish", new InstanceCapabilities.PublishInput(sb, "beta", "golden")),
         "image \"golden\" already exists in sandbox \"" + sb + "\"");
-    assertAgentError(() -> call("instance.publish", new InstanceCapabilities.PublishInput(sb, "beta", "busybox")),
+    assertAgentError(
+        () ->
+            call("instance.publish", new InstanceCapabilities.PublishInput(sb, "beta", "busybox")),
         "image \"busybox\" is reserved by the catalog");
     InstanceCapabilities.CreateOutput gamma = createInstance(sb, "gamma", "golden");
     assertThat(gamma.status()).isEqualTo("Running");
     assertThat(exec(sb, "gamma", "cat /root/marker").stdout()).isEqualTo("published\n");
-    InstanceCapabilities.StateOutput started = call("instance.start",
-        new InstanceCapabilities.StateInput(sb, "beta", Optional.empty()));
+    InstanceCapabilities.StateOutput started =
+        call("instance.start", new InstanceCapabilities.StateInput(sb, "beta", Optional.empty()));
     assertThat(started.status()).isEqualTo("Running");
 
     // Extend and pin.
-    SandboxCapabilities.ExtendOutput extended = call("sandbox.extend", new SandboxCapabilities.ExtendInput(sb, 120));
+    SandboxCapabilities.ExtendOutput extended =
+        call("sandbox.extend", new SandboxCapabilities.ExtendInput(sb, 120));
     Instant newExpiry = Instant.parse(extended.expires_at());
-    assertThat(newExpiry).isBetween(Instant.now().plusSeconds(119 * 60), Instant.now().plusSeconds(121 * 60));
-    assertAgentError(() -> IncusHarness.call(caps, "intruder", "sandbox.pin",
-        new SandboxCapabilities.PinInput(sb, true)), "pinning requires an operator identity");
-    SandboxCapabilities.PinOutput pinned = call("sandbox.pin", new SandboxCapabilities.PinInput(sb, true));
+    assertThat(newExpiry)
+        .isBetween(Instant.now().plusSeconds(119 * 60), Instant.now().plusSeconds(121 * 60));
+    assertAgentError(
+        () ->
+            IncusHarness.call(
+                caps, "intruder", "sandbox.pin", new SandboxCapabilities.PinInput(sb, true)),
+        "pinning requires an operator identity");
+    SandboxCapabilities.PinOutput pinned =
+        call("sandbox.pin", new SandboxCapabilities.PinInput(sb, true));
     assertThat(pinned.pinned()).isTrue();
     assertThat(pinned.pinned_by()).isEqualTo(OPERATOR);
 
@@ -189,14 +260,18 @@ class SandboxLifecycleIT {
     ComputeRuntime restarted = IncusHarness.start();
     try {
       List<CapabilityDefinition<?, ?>> again = restarted.capabilities();
-      SandboxCapabilities.GetOutput got = IncusHarness.call(again, OPERATOR, "sandbox.get",
-          new SandboxCapabilities.NameInput(sb));
+      SandboxCapabilities.GetOutput got =
+          IncusHarness.call(again, OPERATOR, "sandbox.get", new SandboxCapabilities.NameInput(sb));
       assertThat(got.pinned()).isTrue();
       assertThat(got.pinned_by()).isEqualTo(OPERATOR);
       assertThat(Instant.parse(got.expires_at())).isEqualTo(newExpiry);
-      assertThat(got.instances()).extracting(i -> i.name()).containsExactlyInAnyOrder("alpha", "beta", "gamma");
-      assertThat(got.networks()).extracting(NetworkView::cidr).containsExactly(out.network().cidr());
-      assertThat(restarted.service().backend().getSandbox(sb).orElseThrow().subject()).isEqualTo(OPERATOR);
+      assertThat(got.instances())
+          .extracting(i -> i.name())
+          .containsExactlyInAnyOrder("alpha", "beta", "gamma");
+      assertThat(got.networks())
+          .extracting(NetworkView::cidr)
+          .containsExactly(out.network().cidr());
+      assertThat(restarted.compute().access().find(sb).orElseThrow().subject()).isEqualTo(OPERATOR);
 
       // The one-minute sandbox expires and the restarted reaper removes everything of it.
       long waitMillis = Duration.between(Instant.now(), ttlDeadline).toMillis() + 1000;
@@ -216,7 +291,10 @@ class SandboxLifecycleIT {
       IncusHarness.call(again, "anyone", "sandbox.delete", new SandboxCapabilities.NameInput(sb));
       assertThat(incus.projectExists("ac-" + sb)).isFalse();
       assertThat(incus.networksTaggedWith(sb)).isEmpty();
-      assertAgentError(() -> IncusHarness.call(again, OPERATOR, "sandbox.get", new SandboxCapabilities.NameInput(sb)),
+      assertAgentError(
+          () ->
+              IncusHarness.call(
+                  again, OPERATOR, "sandbox.get", new SandboxCapabilities.NameInput(sb)),
           "sandbox \"" + sb + "\" not found");
     } finally {
       restarted.close();

@@ -1,0 +1,98 @@
+package dev.agentcompute.capabilities.adapter.desktop;
+
+import dev.agentcompute.capabilities.adapter.CapabilityDefinition;
+import dev.agentcompute.capabilities.service.DesktopService;
+import dev.agentcompute.codemode.OmitEmpty;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/** desktop.* (spec §2.8): the Cua Driver in a guest; screenshots come back as URLs. */
+public final class DesktopCapabilities {
+  private DesktopCapabilities() {}
+
+  public record InstanceInput(String sandbox, String instance) {}
+
+  public record InfoOutput(
+      boolean ready,
+      String os,
+      String driver_version,
+      List<String> tools,
+      @OmitEmpty Optional<String> vnc) {}
+
+  public record EnableOutput(boolean ready) {}
+
+  public record CallInput(String sandbox, String instance, String tool, Optional<String> args) {}
+
+  public record CallOutput(
+      boolean ok, String summary, String result, @OmitEmpty Optional<String> screenshot_url) {}
+
+  public record ScreenshotInput(
+      String sandbox,
+      String instance,
+      OptionalLong pid,
+      OptionalLong window_id,
+      OptionalLong max_dimension) {}
+
+  public record ScreenshotOutput(String url, long width, long height, double scale) {}
+
+  public static List<CapabilityDefinition<?, ?>> definitions(DesktopService desktop) {
+    return List.of(
+        new CapabilityDefinition<>(
+            "desktop.info",
+            "Inspect Driver readiness, version, native tool names, and the human VNC endpoint.",
+            List.of("desktop", "gui", "vnc", "cua driver"),
+            InstanceInput.class,
+            InfoOutput.class,
+            (subject, in) -> {
+              DesktopService.Info i = desktop.info(in.sandbox(), in.instance());
+              return new InfoOutput(
+                  i.ready(), i.os(), i.driverVersion(), i.tools(), nonEmpty(i.vnc()));
+            }),
+        new CapabilityDefinition<>(
+            "desktop.enable",
+            "Verify the installed Driver daemon answers in the guest graphical session.",
+            List.of("desktop", "gui", "driver daemon"),
+            InstanceInput.class,
+            EnableOutput.class,
+            (subject, in) -> new EnableOutput(desktop.enable(in.sandbox(), in.instance()))),
+        new CapabilityDefinition<>(
+            "desktop.call",
+            "Call a native Driver tool with a JSON object string; decode result with json.decode."
+                + " Screenshots return URLs only. Linux token clicks also need pid; snapshot again"
+                + " to verify effects.",
+            List.of("desktop", "click", "type", "gui automation", "cua driver"),
+            CallInput.class,
+            CallOutput.class,
+            (subject, in) -> {
+              DesktopService.Called c =
+                  desktop.call(in.sandbox(), in.instance(), in.tool(), in.args().orElse("{}"));
+              return new CallOutput(c.ok(), c.summary(), c.result(), nonEmpty(c.screenshotUrl()));
+            }),
+        new CapabilityDefinition<>(
+            "desktop.screenshot",
+            "Capture the desktop or a pid/window_id pair without an accessibility tree. Return a"
+                + " PNG URL, dimensions, and image-to-Driver coordinate scale.",
+            List.of("desktop", "screenshot", "screen capture", "png"),
+            ScreenshotInput.class,
+            ScreenshotOutput.class,
+            (subject, in) -> {
+              DesktopService.Shot s =
+                  desktop.screenshot(
+                      in.sandbox(),
+                      in.instance(),
+                      longOrNull(in.pid()),
+                      longOrNull(in.window_id()),
+                      in.max_dimension().orElse(0));
+              return new ScreenshotOutput(s.url(), s.width(), s.height(), s.scale());
+            }));
+  }
+
+  private static Optional<String> nonEmpty(String value) {
+    return value == null || value.isEmpty() ? Optional.empty() : Optional.of(value);
+  }
+
+  private static Long longOrNull(OptionalLong value) {
+    return value.isPresent() ? value.getAsLong() : null;
+  }
+}

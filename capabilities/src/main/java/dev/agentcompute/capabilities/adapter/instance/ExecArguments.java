@@ -1,0 +1,67 @@
+package dev.agentcompute.capabilities.adapter.instance;
+
+import dev.agentcompute.capabilities.model.ComputeLimits;
+import dev.agentcompute.capabilities.model.Errors;
+import dev.agentcompute.capabilities.model.ExecUser;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Handler-level parsing of instance.exec arguments (spec §2.3), kept apart so it is unit-tested.
+ */
+public final class ExecArguments {
+  /** What a shell accepts as a variable name. */
+  private static final Pattern VARIABLE_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
+  private ExecArguments() {}
+
+  /** {@code null} for no exec deadline. */
+  public static Duration timeout(long seconds) {
+    if (seconds < 0) {
+      throw Errors.of("timeout_seconds must be non-negative");
+    }
+    if (seconds > ComputeLimits.EXEC_TIMEOUT_MAX_SECONDS) {
+      throw Errors.of("timeout_seconds is too large");
+    }
+    return seconds == 0 ? null : Duration.ofSeconds(seconds);
+  }
+
+  /**
+   * Newline-separated {@code KEY=VALUE}; CRLF tolerated, blank lines skipped, split at the first
+   * {@code =}.
+   */
+  public static Map<String, String> env(String text) {
+    Map<String, String> env = new LinkedHashMap<>();
+    if (text == null) {
+      return env;
+    }
+    for (String raw : text.split("\n", -1)) {
+      String line = raw.endsWith("\r") ? raw.substring(0, raw.length() - 1) : raw;
+      if (line.isBlank()) {
+        continue;
+      }
+      int eq = line.indexOf('=');
+      if (eq <= 0) {
+        throw Errors.of("env entry \"%s\" must be KEY=VALUE", line);
+      }
+      String key = line.substring(0, eq);
+      if (!VARIABLE_NAME.matcher(key).matches()) {
+        throw Errors.of(
+            "env key \"%s\" is not a variable name (letters, digits and _, not starting with a"
+                + " digit)",
+            key);
+      }
+      env.put(key, line.substring(eq + 1));
+    }
+    return env;
+  }
+
+  /**
+   * {@code ""} or {@code root} mean root; otherwise a decimal uint32. Returns -1 for the default.
+   */
+  public static int user(String user) {
+    return ExecUser.parse(user);
+  }
+}

@@ -1,0 +1,318 @@
+package dev.agentcompute.capabilities.adapter.instance;
+
+import dev.agentcompute.capabilities.adapter.CapabilityDefinition;
+import dev.agentcompute.capabilities.adapter.Views.Empty;
+import dev.agentcompute.capabilities.adapter.Views.InstanceItem;
+import dev.agentcompute.capabilities.adapter.Views.NicView;
+import dev.agentcompute.capabilities.model.CommandResult;
+import dev.agentcompute.capabilities.model.InstanceAction;
+import dev.agentcompute.capabilities.model.SandboxInstance;
+import dev.agentcompute.capabilities.model.SnapshotOp;
+import dev.agentcompute.capabilities.model.Timestamps;
+import dev.agentcompute.capabilities.model.WaitStage;
+import dev.agentcompute.capabilities.service.InstanceService;
+import dev.agentcompute.capabilities.service.SnapshotService;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/** instance.* (spec §2.3 to §2.6). */
+public final class InstanceCapabilities {
+  private InstanceCapabilities() {}
+
+  public record CreateInput(
+      String sandbox,
+      String name,
+      String image,
+      Optional<String> kind,
+      OptionalLong cpus,
+      OptionalLong memory_mb,
+      OptionalLong disk_gb,
+      Optional<String> network,
+      Optional<String> host,
+      Optional<Boolean> start) {}
+
+  public record CreateOutput(
+      String name, String kind, String host, String status, Map<String, List<String>> addresses) {}
+
+  public record SandboxInput(String sandbox) {}
+
+  public record ListOutput(List<InstanceItem> items) {}
+
+  public record RefInput(String sandbox, String name) {}
+
+  public record GetOutput(
+      String name,
+      String kind,
+      String image,
+      String status,
+      long cpus,
+      long memory_mb,
+      List<NicView> nics,
+      boolean desktop,
+      List<String> snapshots) {}
+
+  public record ExecInput(
+      String sandbox,
+      String name,
+      String command,
+      OptionalLong timeout_seconds,
+      Optional<String> user,
+      Optional<String> cwd,
+      Optional<String> stdin,
+      Optional<String> env) {}
+
+  public record ExecOutput(
+      long exit_code,
+      String stdout,
+      String stderr,
+      boolean stdout_truncated,
+      boolean stderr_truncated,
+      boolean timed_out) {}
+
+  public record StateInput(String sandbox, String name, Optional<Boolean> force) {}
+
+  public record StateOutput(String status) {}
+
+  public record WaitInput(
+      String sandbox, String name, String until, OptionalLong timeout_seconds) {}
+
+  public record WaitOutput(String status, long elapsed_seconds) {}
+
+  public record ReadInput(String sandbox, String name, String path, OptionalLong max_bytes) {}
+
+  public record ReadOutput(String content, boolean truncated) {}
+
+  public record WriteInput(
+      String sandbox, String name, String path, String content, Optional<String> mode) {}
+
+  public record WriteOutput(long bytes) {}
+
+  public record SnapshotInput(String sandbox, String name, String snapshot) {}
+
+  public record SnapshotItem(String name, String created_at) {}
+
+  public record SnapshotListOutput(List<SnapshotItem> items) {}
+
+  public record PublishInput(String sandbox, String name, String image) {}
+
+  public record PublishOutput(String image) {}
+
+  public static List<CapabilityDefinition<?, ?>> definitions(
+      InstanceService instances, SnapshotService snapshots) {
+    return List.of(
+        new CapabilityDefinition<>(
+            "instance.create",
+            "Create a container in a sandbox.",
+            List.of("launch", "container", "vm", "new instance"),
+            CreateInput.class,
+            CreateOutput.class,
+            (subject, in) -> {
+              SandboxInstance i =
+                  instances.create(
+                      in.sandbox(),
+                      in.name(),
+                      in.image(),
+                      new InstanceService.CreateOptions(
+                          in.kind().orElse(null),
+                          longOrNull(in.cpus()),
+                          longOrNull(in.memory_mb()),
+                          longOrNull(in.disk_gb()),
+                          in.network().orElse(null),
+                          in.host().orElse(null),
+                          in.start().orElse(null)));
+              return new CreateOutput(i.name(), i.kind(), i.location(), i.status(), i.addresses());
+            }),
+        new CapabilityDefinition<>(
+            "instance.list",
+            "List instances in a sandbox.",
+            List.of("instances"),
+            SandboxInput.class,
+            ListOutput.class,
+            (subject, in) ->
+                new ListOutput(
+                    instances.list(in.sandbox()).stream().map(InstanceItem::of).toList())),
+        new CapabilityDefinition<>(
+            "instance.get",
+            "Get one instance including NICs and snapshots.",
+            List.of("instance details", "nics"),
+            RefInput.class,
+            GetOutput.class,
+            (subject, in) -> {
+              SandboxInstance i = instances.get(in.sandbox(), in.name());
+              return new GetOutput(
+                  i.name(),
+                  i.kind(),
+                  i.image(),
+                  i.status(),
+                  i.cpus(),
+                  i.memoryMb(),
+                  i.nics().stream().map(NicView::of).toList(),
+                  i.desktop(),
+                  i.snapshots());
+            }),
+        new CapabilityDefinition<>(
+            "instance.delete",
+            "Delete an instance from a sandbox.",
+            List.of("remove instance"),
+            RefInput.class,
+            Empty.class,
+            (subject, in) -> {
+              instances.delete(in.sandbox(), in.name());
+              return new Empty();
+            }),
+        new CapabilityDefinition<>(
+            "instance.exec",
+            "Run a shell command in an instance.",
+            List.of("shell", "command", "run"),
+            ExecInput.class,
+            ExecOutput.class,
+            (subject, in) -> exec(instances, in)),
+        state(
+            instances,
+            "instance.start",
+            "Start an instance and wait until it is running.",
+            InstanceAction.START),
+        state(
+            instances,
+            "instance.stop",
+            "Stop an instance and wait until it is stopped.",
+            InstanceAction.STOP),
+        state(
+            instances,
+            "instance.restart",
+            "Restart an instance and wait until it is running.",
+            InstanceAction.RESTART),
+        new CapabilityDefinition<>(
+            "instance.wait",
+            "Wait until an instance reaches a readiness stage.",
+            List.of("ready", "boot"),
+            WaitInput.class,
+            WaitOutput.class,
+            (subject, in) -> {
+              WaitStage until = WaitStage.parse(in.until());
+              InstanceService.Waited w =
+                  instances.waitFor(
+                      in.sandbox(),
+                      in.name(),
+                      until,
+                      ExecArguments.timeout(in.timeout_seconds().orElse(0)));
+              return new WaitOutput(w.status(), w.elapsedSeconds());
+            }),
+        new CapabilityDefinition<>(
+            "instance.file.read",
+            "Read a text-sized file from an instance.",
+            List.of("cat", "download"),
+            ReadInput.class,
+            ReadOutput.class,
+            (subject, in) -> {
+              InstanceService.FileRead r =
+                  instances.readFile(in.sandbox(), in.name(), in.path(), in.max_bytes().orElse(0));
+              return new ReadOutput(new String(r.content(), StandardCharsets.UTF_8), r.truncated());
+            }),
+        new CapabilityDefinition<>(
+            "instance.file.write",
+            "Write a text-sized file to an instance.",
+            List.of("upload", "put file"),
+            WriteInput.class,
+            WriteOutput.class,
+            (subject, in) ->
+                new WriteOutput(
+                    instances.writeFile(
+                        in.sandbox(),
+                        in.name(),
+                        in.path(),
+                        in.content().getBytes(StandardCharsets.UTF_8),
+                        in.mode().orElse(null)))),
+        snapshot(
+            snapshots,
+            "instance.snapshot.create",
+            "Create an instance snapshot.",
+            SnapshotOp.CREATE),
+        snapshot(
+            snapshots,
+            "instance.snapshot.restore",
+            "Recreate and start the same instance name from a snapshot. Deletes its old snapshots; identity changes "
+                + "and MAC/DHCP lease may change.",
+            SnapshotOp.RESTORE),
+        snapshot(
+            snapshots,
+            "instance.snapshot.delete",
+            "Delete an instance snapshot.",
+            SnapshotOp.DELETE),
+        new CapabilityDefinition<>(
+            "instance.snapshot.list",
+            "List instance snapshots.",
+            List.of("snapshots"),
+            RefInput.class,
+            SnapshotListOutput.class,
+            (subject, in) ->
+                new SnapshotListOutput(
+                    snapshots.list(in.sandbox(), in.name()).stream()
+                        .map(s -> new SnapshotItem(s.name(), Timestamps.output(s.createdAt())))
+                        .toList())),
+        new CapabilityDefinition<>(
+            "instance.publish",
+            "Publish a sandbox-scoped image from an instance.",
+            List.of("image", "save"),
+            PublishInput.class,
+            PublishOutput.class,
+            (subject, in) ->
+                new PublishOutput(snapshots.publish(in.sandbox(), in.name(), in.image()))));
+  }
+
+  private static Long longOrNull(OptionalLong value) {
+    return value.isPresent() ? value.getAsLong() : null;
+  }
+
+  private static CapabilityDefinition<StateInput, StateOutput> state(
+      InstanceService instances, String name, String summary, InstanceAction action) {
+    return new CapabilityDefinition<>(
+        name,
+        summary,
+        List.of("power", action.wireName()),
+        StateInput.class,
+        StateOutput.class,
+        (subject, in) ->
+            new StateOutput(
+                instances.changeState(in.sandbox(), in.name(), action, in.force().orElse(false))));
+  }
+
+  private static CapabilityDefinition<SnapshotInput, Empty> snapshot(
+      SnapshotService snapshots, String name, String summary, SnapshotOp op) {
+    return new CapabilityDefinition<>(
+        name,
+        summary,
+        List.of("snapshot", op.wireName()),
+        SnapshotInput.class,
+        Empty.class,
+        (subject, in) -> {
+          snapshots.snapshot(op, in.sandbox(), in.name(), in.snapshot());
+          return new Empty();
+        });
+  }
+
+  private static ExecOutput exec(InstanceService instances, ExecInput in) {
+    var timeout = ExecArguments.timeout(in.timeout_seconds().orElse(0));
+    var env = ExecArguments.env(in.env().orElse(null));
+    CommandResult r =
+        instances.shell(
+            in.sandbox(),
+            in.name(),
+            in.command(),
+            in.user().orElse(""),
+            env,
+            in.cwd().orElse(""),
+            in.stdin().orElse(""),
+            timeout);
+    return new ExecOutput(
+        r.exitCode(),
+        r.stdout(),
+        r.stderr(),
+        r.stdoutTruncated(),
+        r.stderrTruncated(),
+        r.timedOut());
+  }
+}

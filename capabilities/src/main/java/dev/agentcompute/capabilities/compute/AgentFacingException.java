@@ -1,8 +1,0 @@
-package dev.agentcompute.capabilities.compute;
-
-/** A validation or state error whose exact message the agent sees (spec §2 error texts). */
-public final class AgentFacingException extends ComputeException {
-  public AgentFacingException(String message) {
-    super(message, null);
-  }
-}

@@ -1,0 +1,272 @@
+package dev.agentcompute.capabilities.incus;
+
+import dev.agentcompute.capabilities.model.BackendException;
+import dev.agentcompute.capabilities.model.BackendException.Kind;
+import dev.agentcompute.capabilities.model.CidrRules;
+import dev.agentcompute.capabilities.model.Errors;
+import dev.agentcompute.capabilities.model.Ipv4Cidr;
+import dev.agentcompute.capabilities.model.SandboxNetwork;
+import dev.agentcompute.capabilities.model.SubnetPool;
+import dev.agentcompute.incus.IncusException;
+import dev.agentcompute.incus.NetworkAllocation;
+import dev.agentcompute.incus.NetworkSpec;
+import dev.agentcompute.incus.Networks;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Sandbox bridge networks: default-project bridges named {@code ac<8 hex>} and tagged with their
+ * sandbox and logical name. Subnets come from the configured pool; which blocks are taken is read
+ * from every managed network Incus knows, so nothing is lost on restart. One lock spans reading the
+ * used blocks and creating the network, so two concurrent creations never pick the same block.
+ */
+final class BridgeNetworks {
+  private static final int NAME_ATTEMPTS = 8;
+  private static final String PHYSICAL_PREFIX = "ac";
+
+  private final Networks networks;
+  private final SubnetPool pool;
+  private final String uplink;
+  private final SecureRandom random = new SecureRandom();
+  private final ReentrantLock allocation = new ReentrantLock();
+
+  /** {@code networks} works in the default project, where sandbox bridges live. */
+  BridgeNetworks(Networks networks, SubnetPool pool, String uplink) {
+    this.networks = networks;
+    this.pool = pool;
+    this.uplink = uplink;
+  }
+
+  /** An {@code ac<8 hex>} name no network has yet. */
+  String freePhysicalName() {
+    for (int i = 0; i < NAME_ATTEMPTS; i++) {
+      byte[] bytes = new byte[4];
+      random.nextBytes(bytes);
+      String name = PHYSICAL_PREFIX + HexFormat.of().formatHex(bytes);
+      try {
+        networks.get(name);
+      } catch (IncusException e) {
+        if (IncusFailures.isNotFound(e)) {
+          return name;
+        }
+        throw e;
+      }
+    }
+    throw new BackendException(Kind.FAILED, "unable to allocate a bridge name");
+  }
+
+  /**
+   * Creates a bridge. With an explicit {@code cidr} it is used verbatim; otherwise a network with
+   * any of DHCP, NAT or DNS gets the next free block of the pool, and one with none is a bare L2
+   * bridge.
+   */
+  SandboxNetwork create(
+      String sandbox,
+      String logical,
+      String physical,
+      String cidr,
+      boolean dhcp,
+      boolean nat,
+      boolean dns) {
+    allocation.lock();
+    try {
+      String address;
+      if (cidr != null && !cidr.isEmpty()) {
+        requireUnused(cidr);
+        address = cidr;
+      } else if (dhcp || nat || dns) {
+        address =
+            pool.firstFree(usedSubnets())
+                .orElseThrow(
+                    () ->
+                        Errors.of(
+                            "no free subnet remains in the sandbox subnet pool %s", pool.pool()))
+                .toString();
+      } else {
+        address = "none";
+      }
+      Map<String, String> cfg = new LinkedHashMap<>();
+      cfg.put("ipv4.address", address);
+      cfg.put("ipv4.nat", Boolean.toString(nat));
+      cfg.put("ipv4.dhcp", Boolean.toString(dhcp));
+      cfg.put("ipv6.address", "none");
+      cfg.put("dns.mode", dns ? "managed" : "none");
+      cfg.putAll(Meta.tags(sandbox, logical));
+      NetworkSpec spec =
+          new NetworkSpec(physical, "bridge", "agentcompute " + sandbox + "/" + logical, cfg);
+      IncusRaces.retried("create bridge " + physical, () -> createOrAdopt(spec, sandbox));
+      return SandboxNetwork.of(logical, "bridge", address);
+    } finally {
+      allocation.unlock();
+    }
+  }
+
+  /**
+   * Creates the bridge; when an earlier attempt that failed on an Incus race created it after all
+   * (a conflict on a name only this sandbox reserved), the bridge is this one.
+   */
+  private void createOrAdopt(NetworkSpec spec, String sandbox) {
+    try {
+      networks.create(spec);
+    } catch (IncusException.Conflict e) {
+      dev.agentcompute.incus.Network existing = networks.get(spec.name());
+      if (!sandbox.equals(existing.config().get(Meta.SANDBOX))) {
+        throw e;
+      }
+    }
+  }
+
+  /**
+   * Runs {@code create} with {@code explicit} when given, else with the next free block of the
+   * pool, under the allocation lock (OVN networks take their subnets from the same pool as
+   * bridges).
+   */
+  <T> T withSubnet(String explicit, java.util.function.Function<String, T> create) {
+    allocation.lock();
+    try {
+      String address =
+          explicit != null && !explicit.isEmpty()
+              ? explicit
+              : pool.firstFree(usedSubnets())
+                  .orElseThrow(
+                      () ->
+                          Errors.of(
+                              "no free subnet remains in the sandbox subnet pool %s", pool.pool()))
+                  .toString();
+      return create.apply(address);
+    } finally {
+      allocation.unlock();
+    }
+  }
+
+  /**
+   * An agent's explicit subnet must not overlap any network's: a bridge's subnet is a route on the
+   * host, and another sandbox's must stay out of reach. Called under the allocation lock.
+   */
+  private void requireUnused(String cidr) {
+    Ipv4Cidr wanted =
+        Ipv4Cidr.parse(cidr).orElseThrow(() -> Errors.of("invalid cidr \"%s\"", cidr));
+    CidrRules.firstOverlap(wanted, usedSubnets())
+        .ifPresent(
+            used -> {
+              throw CidrRules.inUse(cidr, used);
+            });
+  }
+
+  /**
+   * Every IPv4 subnet in use: each managed network's, in every project, from Incus' address
+   * allocations, plus the OVN uplink's gateway subnet and routes. (Listing the networks themselves
+   * with their state takes Incus 20 s and more once 50 sandboxes exist; the allocations answer in
+   * well under a second.)
+   */
+  private List<Ipv4Cidr> usedSubnets() {
+    List<Ipv4Cidr> used = new ArrayList<>();
+    for (NetworkAllocation allocation : networks.allocations(true)) {
+      String address = allocation.address() == null ? "" : allocation.address();
+      if (address.contains("/")) {
+        Ipv4Cidr.parse(address.trim()).ifPresent(used::add);
+      }
+    }
+    try {
+      Map<String, String> cfg = networks.get(uplink).config();
+      for (String key : List.of("ipv4.gateway", "ipv4.routes", "ipv4.address")) {
+        for (String value : cfg.getOrDefault(key, "").split(",")) {
+          Ipv4Cidr.parse(value.trim()).ifPresent(used::add);
+        }
+      }
+    } catch (IncusException e) {
+      if (!IncusFailures.isNotFound(e)) {
+        throw e;
+      }
+    }
+    return used;
+  }
+
+  /**
+   * The sandbox's bridges, read one by one by their reserved names: one request per bridge of this
+   * sandbox, where a scan of every network would grow with every other sandbox's bridges (Incus
+   * computes each network's users). A reservation whose bridge is missing or not this sandbox's (a
+   * creation in progress, or a half-deleted one) lists nothing.
+   */
+  List<SandboxNetwork> list(String sandbox, Map<String, String> reservations) {
+    List<SandboxNetwork> result = new ArrayList<>();
+    reservations.forEach(
+        (logical, physical) -> {
+          try {
+            dev.agentcompute.incus.Network network = networks.get(physical);
+            if (sandbox.equals(network.config().get(Meta.SANDBOX))) {
+              result.add(
+                  SandboxNetwork.of(
+                      logical, "bridge", network.config().getOrDefault("ipv4.address", "")));
+            }
+          } catch (IncusException e) {
+            if (!IncusFailures.isNotFound(e)) {
+              throw e;
+            }
+          }
+        });
+    return result;
+  }
+
+  /** The sandbox's bridges by logical name, from the tags on the networks themselves. */
+  Map<String, String> taggedWith(String sandbox) {
+    Map<String, String> result = new LinkedHashMap<>();
+    for (dev.agentcompute.incus.Network network : owned(sandbox)) {
+      result.put(network.config().getOrDefault(Meta.NAME, ""), network.name());
+    }
+    return result;
+  }
+
+  /**
+   * The default project's bridges tagged as this sandbox's (version 1), found by reading each
+   * {@code ac*} network: the recovery path for a sandbox whose project (and so its reservations) is
+   * gone. Reads go through the reservations ({@link #list(String, Map)}).
+   */
+  private List<dev.agentcompute.incus.Network> owned(String sandbox) {
+    List<dev.agentcompute.incus.Network> result = new ArrayList<>();
+    for (String name : networks.names()) {
+      if (!name.startsWith(PHYSICAL_PREFIX)) {
+        continue;
+      }
+      try {
+        dev.agentcompute.incus.Network n = networks.get(name);
+        if (sandbox.equals(n.config().get(Meta.SANDBOX))
+            && "1".equals(n.config().get(Meta.VERSION))) {
+          result.add(n);
+        }
+      } catch (IncusException e) {
+        if (!IncusFailures.isNotFound(e)) {
+          throw e;
+        }
+      }
+    }
+    return result;
+  }
+
+  /** Deletes a bridge after checking it belongs to {@code sandbox}; a missing bridge is fine. */
+  void delete(String sandbox, String physical) {
+    dev.agentcompute.incus.Network network;
+    try {
+      network = networks.get(physical);
+    } catch (IncusException e) {
+      if (IncusFailures.isNotFound(e)) {
+        return;
+      }
+      throw e;
+    }
+    String owner = network.config().getOrDefault(Meta.SANDBOX, "");
+    if (!owner.equals(sandbox)) {
+      throw new BackendException(
+          Kind.FAILED,
+          "refusing to modify bridge " + physical + " not owned by sandbox " + sandbox);
+    }
+    IncusRaces.retried(
+        "delete bridge " + physical,
+        () -> IncusFailures.ignoreNotFound(() -> networks.delete(physical)));
+  }
+}

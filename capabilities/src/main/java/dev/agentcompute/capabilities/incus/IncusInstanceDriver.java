@@ -1,0 +1,408 @@
+package dev.agentcompute.capabilities.incus;
+
+import dev.agentcompute.capabilities.config.ComputeConfig;
+import dev.agentcompute.capabilities.model.BackendException;
+import dev.agentcompute.capabilities.model.BackendException.Kind;
+import dev.agentcompute.capabilities.model.Cancellation;
+import dev.agentcompute.capabilities.model.CommandRequest;
+import dev.agentcompute.capabilities.model.CommandResult;
+import dev.agentcompute.capabilities.model.ComputeLimits;
+import dev.agentcompute.capabilities.model.Errors;
+import dev.agentcompute.capabilities.model.GuestOs;
+import dev.agentcompute.capabilities.model.InstanceAction;
+import dev.agentcompute.capabilities.model.InstancePlan;
+import dev.agentcompute.capabilities.model.Names;
+import dev.agentcompute.capabilities.model.Progress;
+import dev.agentcompute.capabilities.model.ResolvedImage;
+import dev.agentcompute.capabilities.model.Sandbox;
+import dev.agentcompute.capabilities.model.SandboxInstance;
+import dev.agentcompute.capabilities.platform.InstanceDriver;
+import dev.agentcompute.incus.BoundedFileContent;
+import dev.agentcompute.incus.IncusClient;
+import dev.agentcompute.incus.IncusException;
+import dev.agentcompute.incus.PendingOperation;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Instances of a sandbox project: creation (image copied into the project, root disk from the
+ * configured pool, one NIC on the logical network), state changes with waits, exec over websockets
+ * and bounded file transfers. Throws incus-client's exceptions; the platform translates them.
+ */
+final class IncusInstanceDriver implements InstanceDriver {
+  /**
+   * An exec without its own deadline still needs one for the client; the caller's cancellation ends
+   * it first.
+   */
+  private static final Duration NO_EXEC_DEADLINE = Duration.ofDays(1);
+
+  private final IncusClient client;
+  private final ComputeConfig config;
+  private final SandboxProjects projects;
+  private final InstanceReader reader;
+  private final NetworkNames names;
+
+  IncusInstanceDriver(
+      IncusClient client,
+      ComputeConfig config,
+      SandboxProjects projects,
+      InstanceReader reader,
+      NetworkNames names) {
+    this.client = client;
+    this.config = config;
+    this.projects = projects;
+    this.reader = reader;
+    this.names = names;
+  }
+
+  @Override
+  public List<SandboxInstance> list(Sandbox sandbox) {
+    return reader.list(sandbox);
+  }
+
+  @Override
+  public Optional<SandboxInstance> find(Sandbox sandbox, String name) {
+    return reader.find(sandbox, name);
+  }
+
+  /** One all-projects query for every sandbox (issue 19.2), not one per sandbox. */
+  @Override
+  public Map<String, Integer> count(List<Sandbox> sandboxes) {
+    Map<String, Integer> counts = new LinkedHashMap<>();
+    Map<String, String> byProject = new HashMap<>();
+    for (Sandbox sandbox : sandboxes) {
+      counts.put(sandbox.name(), 0);
+      byProject.put(Meta.project(sandbox.name()), sandbox.name());
+    }
+    for (dev.agentcompute.incus.Instance instance : client.instances().listAllProjects()) {
+      String sandbox = byProject.get(instance.project());
+      if (sandbox != null) {
+        counts.merge(sandbox, 1, Integer::sum);
+      }
+    }
+    return counts;
+  }
+
+  // ---- creation --------------------------------------------------------------------------------
+
+  private record Pending(
+      String sandbox,
+      String name,
+      IncusClient project,
+      PendingOperation operation,
+      boolean start,
+      Instant deadline)
+      implements PendingInstance {}
+
+  @Override
+  public PendingInstance accept(Sandbox sandbox, InstancePlan plan) {
+    if (reader.find(sandbox, plan.name()).isPresent()) {
+      throw Errors.instanceExists(plan.name(), sandbox.name());
+    }
+    Instant deadline = Instant.now().plus(ComputeLimits.CREATE_BUDGET);
+    String fingerprint = ensureImage(sandbox, plan.source());
+    Map<String, Map<String, String>> devices = new LinkedHashMap<>();
+    devices.put(
+        "root",
+        Map.of(
+            "type",
+            "disk",
+            "path",
+            "/",
+            "pool",
+            config.storagePool(),
+            "size",
+            plan.diskGb() + "GiB"));
+    if (!plan.network().equals(Names.NONE)) {
+      String physical =
+          names
+              .physical(sandbox, plan.network())
+              .orElseThrow(() -> Errors.networkNotFound(plan.network(), sandbox.name()));
+      devices.put("eth0", Map.of("type", "nic", "network", physical, "name", "eth0"));
+    }
+    Map<String, String> cfg = new LinkedHashMap<>();
+    cfg.put("limits.cpu", Integer.toString(plan.cpus()));
+    cfg.put("limits.memory", plan.memoryMb() + "MiB");
+    cfg.put(Meta.IMAGE, plan.image());
+    cfg.put(Meta.DESKTOP, Boolean.toString(plan.source().desktop()));
+    boolean windows = GuestOs.of(plan.source().os()) == GuestOs.WINDOWS;
+    cfg.put("image.os", windows ? "Windows" : plan.source().os());
+    if (windows && plan.kind().equals("vm")) {
+      // Windows 11 boots only with Secure Boot and a TPM; the agent disk carries the Incus agent's
+      // configuration, which exec and the post-start steps go through (spec §3.4).
+      cfg.put("security.secureboot", "true");
+      devices.put("agent", Map.of("type", "disk", "source", "agent:config"));
+      devices.put("tpm", Map.of("type", "tpm"));
+    }
+    IncusClient project = reader.in(sandbox);
+    PendingOperation operation =
+        project
+            .instances()
+            .createAsync(
+                new dev.agentcompute.incus.InstanceSpec(
+                    plan.name(),
+                    plan.kind().equals("vm") ? "virtual-machine" : "container",
+                    null,
+                    dev.agentcompute.incus.InstanceSpec.Source.imageFingerprint(fingerprint),
+                    List.of(),
+                    cfg,
+                    devices,
+                    null,
+                    null,
+                    null));
+    return new Pending(sandbox.name(), plan.name(), project, operation, plan.start(), deadline);
+  }
+
+  /**
+   * Makes a catalogue image available in the sandbox project: incusd cannot pull from itself over
+   * its Unix socket, so the image is exported from the source project and imported unchanged (same
+   * fingerprint). Skipped when the project already has it.
+   */
+  private String ensureImage(Sandbox sandbox, ResolvedImage image) {
+    if (!image.fingerprint().isEmpty()) {
+      return image.fingerprint();
+    }
+    IncusClient source = client.inProject(config.imageProject());
+    String fingerprint = source.images().alias(image.sourceAlias(), null).target();
+    try {
+      reader.in(sandbox).images().get(fingerprint);
+      return fingerprint;
+    } catch (IncusException e) {
+      if (!IncusFailures.isNotFound(e)) {
+        throw e;
+      }
+    }
+    source.images().copyToProject(fingerprint, Meta.project(sandbox.name()));
+    return fingerprint;
+  }
+
+  @Override
+  public SandboxInstance finish(PendingInstance handle) {
+    Pending pending = (Pending) handle;
+    dev.agentcompute.incus.Instances instances = pending.project().instances();
+    try {
+      pending.operation().await(remaining(pending.deadline()));
+      if (pending.start()) {
+        Progress.stage("instance " + pending.name() + " created, starting it");
+        if (!isRunning(status(instances.state(pending.name())))) {
+          instances
+              .changeState(pending.name(), "start", -1, false)
+              .await(remaining(pending.deadline()));
+        }
+        awaitStatus(pending.project(), pending.name(), true, pending.deadline());
+      }
+    } catch (IncusException | BackendException e) {
+      if (!(e instanceof IncusException.Cancelled) && Instant.now().isAfter(pending.deadline())) {
+        throw Errors.of(
+            "instance \"%s\" creation timed out in sandbox \"%s\"; inspect it before retrying",
+            pending.name(), pending.sandbox());
+      }
+      throw e;
+    }
+    // The sandbox is read again: one deleted meanwhile is "not found", not a missing instance.
+    Sandbox sandbox =
+        projects
+            .get(pending.sandbox())
+            .flatMap(projects::parse)
+            .orElseThrow(() -> Errors.sandboxNotFound(pending.sandbox()));
+    return reader.require(sandbox, pending.name());
+  }
+
+  private static Duration remaining(Instant deadline) {
+    Duration left = Duration.between(Instant.now(), deadline);
+    return left.isNegative() || left.isZero() ? Duration.ofMillis(1) : left;
+  }
+
+  // ---- state -----------------------------------------------------------------------------------
+
+  static String status(dev.agentcompute.incus.Instance.State state) {
+    return state == null || state.status() == null ? "" : state.status();
+  }
+
+  private static boolean isRunning(String status) {
+    return status.equals("Running") || status.equals("Ready");
+  }
+
+  /** Polls until running (or stopped); an instance in {@code Error} ends the wait. */
+  static void awaitStatus(IncusClient project, String name, boolean running, Instant deadline) {
+    dev.agentcompute.incus.Instances instances = project.instances();
+    while (true) {
+      String status = status(instances.state(name));
+      if (running ? isRunning(status) : status.equals("Stopped")) {
+        return;
+      }
+      if (status.equals("Error")) {
+        throw Errors.of("instance entered error state");
+      }
+      if (Instant.now().isAfter(deadline)) {
+        throw new BackendException(
+            Kind.FAILED, "instance " + name + " did not reach the requested state");
+      }
+      Cancellation.sleep(ComputeLimits.STATE_POLL);
+    }
+  }
+
+  @Override
+  public void delete(Sandbox sandbox, String name) {
+    reader.require(sandbox, name);
+    forceDelete(reader.in(sandbox), name);
+  }
+
+  /** Stops (forcefully) and deletes an instance with its snapshots; a missing instance is fine. */
+  static void forceDelete(IncusClient project, String name) {
+    IncusFailures.ignoreNotFound(
+        () -> {
+          if (!status(project.instances().state(name)).equals("Stopped")) {
+            project.instances().changeState(name, "stop", -1, true).await();
+          }
+          project.instances().delete(name);
+        });
+  }
+
+  @Override
+  public String changeState(Sandbox sandbox, String name, InstanceAction action, boolean force) {
+    reader.require(sandbox, name);
+    IncusClient project = reader.in(sandbox);
+    dev.agentcompute.incus.Instances instances = project.instances();
+    String status = status(instances.state(name));
+    boolean satisfied =
+        switch (action) {
+          case STOP -> status.equals("Stopped");
+          case START -> isRunning(status);
+          case RESTART -> false;
+        };
+    if (!satisfied) {
+      InstanceAction effective =
+          action == InstanceAction.RESTART && status.equals("Stopped")
+              ? InstanceAction.START
+              : action;
+      instances
+          .changeState(name, effective.wireName(), -1, force)
+          .await(ComputeLimits.STATE_CHANGE_BUDGET);
+      awaitStatus(
+          project,
+          name,
+          action.leavesRunning(),
+          Instant.now().plus(ComputeLimits.STATE_CHANGE_BUDGET));
+    }
+    return status(instances.state(name));
+  }
+
+  // ---- exec and files --------------------------------------------------------------------------
+
+  /**
+   * Runs a command over Incus exec websockets (incus-client): stdin is sent then closed, each
+   * stream keeps its first 64 KiB while the rest is drained, and at the exec deadline the command
+   * is killed with signal 9 and reported as {@code timed_out} (exit code -1). Without an exec
+   * deadline the call is bounded only by the caller (a cancelled caller's interrupt kills the
+   * command too).
+   */
+  @Override
+  public CommandResult exec(Sandbox sandbox, String name, CommandRequest request) {
+    if (request.cwd() != null && !request.cwd().isEmpty()) {
+      requireDirectory(sandbox, name, request.cwd());
+    }
+    Duration deadline = request.timeout() != null ? request.timeout() : NO_EXEC_DEADLINE;
+    dev.agentcompute.incus.ExecRequest call =
+        new dev.agentcompute.incus.ExecRequest(
+            request.argv(),
+            request.env(),
+            request.cwd() == null || request.cwd().isEmpty() ? null : request.cwd(),
+            request.uid() >= 0 ? request.uid() : null,
+            request.stdin() == null
+                ? new byte[0]
+                : request.stdin().getBytes(StandardCharsets.UTF_8),
+            deadline);
+    dev.agentcompute.incus.ExecResult result;
+    try {
+      result = reader.in(sandbox).instances().exec(name, call);
+    } catch (IncusException.Cancelled e) {
+      throw Cancellation.canceled(e);
+    } catch (IncusException.NotFound e) {
+      throw Errors.instanceNotFound(name, sandbox.name());
+    } catch (IncusException e) {
+      throw new BackendException(
+          e instanceof IncusException.Unavailable ? Kind.UNAVAILABLE : Kind.FAILED,
+          "exec in " + name + ": " + e.getMessage(),
+          e);
+    }
+    boolean timedOut = result.timedOut() && request.timeout() != null;
+    return new CommandResult(
+        timedOut ? -1 : result.exitCode(),
+        result.stdoutText(),
+        result.stderrText(),
+        result.stdoutTruncated(),
+        result.stderrTruncated(),
+        timedOut);
+  }
+
+  /**
+   * At most {@code limit + 1} bytes of a file (one more than allowed, so the caller can tell a file
+   * over the limit); the rest is never transferred.
+   */
+  @Override
+  public byte[] readFile(Sandbox sandbox, String name, String path, int limit) {
+    BoundedFileContent file;
+    try {
+      file = reader.in(sandbox).files().read(name, path, limit + 1L);
+    } catch (IncusException e) {
+      if (IncusFailures.isNotFound(e)) {
+        throw Errors.of(
+            "file not found on instance \"%s\" in sandbox \"%s\"", name, sandbox.name());
+      }
+      throw e;
+    }
+    if (!file.isRegularFile()) {
+      throw Errors.of(
+          "path is not a regular file on instance \"%s\" in sandbox \"%s\"", name, sandbox.name());
+    }
+    return file.content();
+  }
+
+  @Override
+  public void writeFile(Sandbox sandbox, String name, String path, byte[] content, Integer mode) {
+    try {
+      reader.in(sandbox).files().write(name, path, content, mode);
+    } catch (IncusException e) {
+      // The instance exists (the service looked): a 404 means the file's directory does not.
+      if (IncusFailures.isNotFound(e)) {
+        throw Errors.of(
+            "parent directory of \"%s\" does not exist on instance \"%s\" in sandbox \"%s\"",
+            path, name, sandbox.name());
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Incus runs a command whose working directory is missing in {@code /} instead of failing, so the
+   * directory is looked up first. (Windows drive paths are left to the guest.)
+   */
+  private void requireDirectory(Sandbox sandbox, String name, String cwd) {
+    if (!cwd.startsWith("/")) {
+      return;
+    }
+    BoundedFileContent entry;
+    try {
+      entry = reader.in(sandbox).files().read(name, cwd, 0);
+    } catch (IncusException e) {
+      if (IncusFailures.isNotFound(e)) {
+        throw Errors.of(
+            "cwd \"%s\" does not exist on instance \"%s\" in sandbox \"%s\"",
+            cwd, name, sandbox.name());
+      }
+      throw e;
+    }
+    if (!"directory".equals(entry.type())) {
+      throw Errors.of(
+          "cwd \"%s\" is not a directory on instance \"%s\" in sandbox \"%s\"",
+          cwd, name, sandbox.name());
+    }
+  }
+}

@@ -1,0 +1,191 @@
+package dev.agentcompute.capabilities.incus;
+
+import dev.agentcompute.capabilities.config.ComputeConfig;
+import dev.agentcompute.capabilities.model.BackendException;
+import dev.agentcompute.capabilities.model.BackendException.Kind;
+import dev.agentcompute.capabilities.model.NetworkKind;
+import dev.agentcompute.capabilities.model.NetworkPlan;
+import dev.agentcompute.capabilities.model.Sandbox;
+import dev.agentcompute.capabilities.model.Timestamps;
+import dev.agentcompute.capabilities.platform.SandboxStore;
+import dev.agentcompute.incus.IncusClient;
+import dev.agentcompute.incus.IncusException;
+import dev.agentcompute.incus.Project;
+import dev.agentcompute.incus.Tagged;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+
+/**
+ * Sandboxes as restricted Incus projects (spec §3.2, §3.3): creation with the fabric's default
+ * network, metadata writes, and deletion in dependency order (instances, images, profiles, bridges,
+ * OVN networks, ACLs, the project), so that a failed deletion can simply be run again.
+ */
+final class IncusSandboxStore implements SandboxStore {
+  /** Optimistic writes retried this often when others keep writing (as the original's 8). */
+  private static final int UPDATE_ATTEMPTS = 8;
+
+  private final IncusClient client;
+  private final ComputeConfig config;
+  private final SandboxProjects projects;
+  private final BridgeNetworks bridges;
+  private final OvnNetworks ovn;
+
+  IncusSandboxStore(
+      IncusClient client,
+      ComputeConfig config,
+      SandboxProjects projects,
+      BridgeNetworks bridges,
+      OvnNetworks ovn) {
+    this.client = client;
+    this.config = config;
+    this.projects = projects;
+    this.bridges = bridges;
+    this.ovn = ovn;
+  }
+
+  @Override
+  public Optional<Sandbox> find(String name) {
+    return projects.get(name).flatMap(projects::parse);
+  }
+
+  @Override
+  public List<Sandbox> list() {
+    List<Sandbox> result = new ArrayList<>();
+    for (Project project : client.projects().list()) {
+      projects.parse(project).ifPresent(result::add);
+    }
+    return result;
+  }
+
+  @Override
+  public void create(Sandbox sandbox) {
+    if (sandbox.networkKind() == NetworkKind.OVN) {
+      createOvn(sandbox);
+      return;
+    }
+    String physical = bridges.freePhysicalName();
+    Map<String, String> cfg = Meta.restrictedProject();
+    cfg.put("features.networks", "false");
+    cfg.put("restricted.networks.access", physical);
+    cfg.put(Meta.HOST, sandbox.member());
+    cfg.put(Meta.NETWORK_PREFIX + "default", physical);
+    cfg.putAll(SandboxProjects.metadata(sandbox));
+    createProject(sandbox, cfg);
+    bridges.create(sandbox.name(), "default", physical, null, true, true, true);
+  }
+
+  /**
+   * The OVN fabric: networks live in the project itself, with the configured uplink as the only one
+   * allowed.
+   */
+  private void createOvn(Sandbox sandbox) {
+    Map<String, String> cfg = Meta.restrictedProject();
+    cfg.put("features.networks", "true");
+    cfg.put("restricted.networks.uplinks", config.ovnUplink());
+    cfg.putAll(SandboxProjects.metadata(sandbox));
+    createProject(sandbox, cfg);
+    ovn.create(
+        sandbox.name(), new NetworkPlan("default", NetworkKind.OVN, "", true, true, true), "");
+  }
+
+  private void createProject(Sandbox sandbox, Map<String, String> cfg) {
+    try {
+      client
+          .projects()
+          .create(Meta.project(sandbox.name()), "agentcompute sandbox " + sandbox.name(), cfg);
+    } catch (IncusException.Conflict e) {
+      throw new BackendException(Kind.CONFLICT, "sandbox " + sandbox.name() + " already exists", e);
+    }
+  }
+
+  @Override
+  public void write(Sandbox sandbox) {
+    update(sandbox.name(), ignored -> sandbox);
+  }
+
+  /**
+   * Read, change, write with the project's ETag: a write that another server's got in before is
+   * refused by Incus (412) and this one re-reads and re-applies {@code change}, so neither update
+   * is lost (issue 19.6).
+   */
+  @Override
+  public Optional<Sandbox> update(String name, UnaryOperator<Sandbox> change) {
+    IncusException.PreconditionFailed lost = null;
+    for (int attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
+      Tagged<Project> current;
+      try {
+        current = client.projects().getTagged(Meta.project(name));
+      } catch (IncusException e) {
+        if (IncusFailures.isNotFound(e)) {
+          return Optional.empty();
+        }
+        throw e;
+      }
+      Optional<Sandbox> before = projects.parse(current.value());
+      if (before.isEmpty()) {
+        return before;
+      }
+      Sandbox after = change.apply(before.get());
+      if (after.equals(before.get())) {
+        return before;
+      }
+      Map<String, String> cfg = new LinkedHashMap<>(current.value().config());
+      cfg.put(Meta.EXPIRES_AT, Timestamps.metadata(after.expiresAt()));
+      cfg.remove(Meta.PINNED);
+      cfg.remove(Meta.PINNED_BY);
+      cfg.remove(Meta.PINNED_AT);
+      cfg.putAll(SandboxProjects.metadata(after));
+      try {
+        client.projects().update(current.value().withConfig(cfg), current.etag());
+        return Optional.of(after);
+      } catch (IncusException.PreconditionFailed e) {
+        lost = e;
+      }
+    }
+    throw lost;
+  }
+
+  @Override
+  public void delete(String name) {
+    String project = Meta.project(name);
+    boolean projectExists = projects.get(name).isPresent();
+    // The project's reservations name every bridge it ever had; only when the project is gone
+    // (a deletion that stopped half-way) are the bridges found by their tags.
+    Map<String, String> owned =
+        projectExists ? projects.reservations(name) : bridges.taggedWith(name);
+    IncusClient scoped = client.inProject(project);
+    if (projectExists) {
+      for (dev.agentcompute.incus.Instance instance : scoped.instances().list()) {
+        IncusInstanceDriver.forceDelete(scoped, instance.name());
+      }
+      for (dev.agentcompute.incus.Image image : scoped.images().list()) {
+        IncusFailures.ignoreNotFound(() -> scoped.images().delete(image.fingerprint()));
+      }
+      for (dev.agentcompute.incus.Profile profile : scoped.profiles().list()) {
+        if (!profile.name().equals("default")) {
+          IncusFailures.ignoreNotFound(() -> scoped.profiles().delete(profile.name()));
+        }
+      }
+    }
+    for (String physical : owned.values()) {
+      bridges.delete(name, physical);
+    }
+    if (projectExists) {
+      for (dev.agentcompute.incus.Network network : ovn.owned(name)) {
+        ovn.delete(name, network.name());
+      }
+      if (!ovn.owned(name).isEmpty()) {
+        throw new BackendException(
+            Kind.FAILED, "owned OVN networks still present in sandbox " + name);
+      }
+      OvnAcls.deleteOwned(scoped, name);
+      IncusFailures.ignoreNotFound(() -> client.projects().delete(project));
+    } else if (owned.isEmpty()) {
+      throw new BackendException(Kind.NOT_FOUND, "sandbox " + name + " not found");
+    }
+  }
+}

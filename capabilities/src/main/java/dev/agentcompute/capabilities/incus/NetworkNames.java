@@ -1,0 +1,46 @@
+package dev.agentcompute.capabilities.incus;
+
+import dev.agentcompute.capabilities.model.NetworkKind;
+import dev.agentcompute.capabilities.model.Sandbox;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Logical network names (what agents say) against Incus network names: an OVN network has its own
+ * name in the sandbox project; a bridge has an opaque {@code ac<8 hex>} name in the default
+ * project, reserved in the sandbox's config and tagged on the bridge itself.
+ */
+final class NetworkNames {
+  private final SandboxProjects projects;
+  private final OvnNetworks ovn;
+
+  NetworkNames(SandboxProjects projects, OvnNetworks ovn) {
+    this.projects = projects;
+    this.ovn = ovn;
+  }
+
+  /** The Incus name of a sandbox network. */
+  Optional<String> physical(Sandbox sandbox, String logical) {
+    if (sandbox.networkKind() == NetworkKind.OVN) {
+      return ovn.get(sandbox.name(), logical).map(dev.agentcompute.incus.Network::name);
+    }
+    return Optional.ofNullable(projects.reservations(sandbox.name()).get(logical));
+  }
+
+  /**
+   * Physical bridge name to logical name for this sandbox (OVN names are their own). The
+   * reservations in the sandbox's project are authoritative (every bridge is reserved before it is
+   * created), so this costs one request however many networks Incus holds.
+   */
+  Map<String, String> logicalByPhysical(Sandbox sandbox) {
+    if (sandbox.networkKind() == NetworkKind.OVN) {
+      return Map.of();
+    }
+    Map<String, String> result = new LinkedHashMap<>();
+    projects
+        .reservations(sandbox.name())
+        .forEach((logical, physical) -> result.put(physical, logical));
+    return result;
+  }
+}

@@ -1,0 +1,70 @@
+package dev.agentcompute.capabilities.platform;
+
+import dev.agentcompute.capabilities.model.CommandRequest;
+import dev.agentcompute.capabilities.model.CommandResult;
+import dev.agentcompute.capabilities.model.InstanceAction;
+import dev.agentcompute.capabilities.model.InstancePlan;
+import dev.agentcompute.capabilities.model.Sandbox;
+import dev.agentcompute.capabilities.model.SandboxInstance;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** The machines of a sandbox: lifecycle, commands and files. */
+public interface InstanceDriver {
+  List<SandboxInstance> list(Sandbox sandbox);
+
+  Optional<SandboxInstance> find(Sandbox sandbox, String name);
+
+  /**
+   * How many instances each of {@code sandboxes} has, by sandbox name. Platforms that can answer
+   * for many sandboxes at once override this, so {@code sandbox.list} costs a constant number of
+   * requests however many sandboxes there are.
+   */
+  default Map<String, Integer> count(List<Sandbox> sandboxes) {
+    Map<String, Integer> counts = new LinkedHashMap<>();
+    for (Sandbox sandbox : sandboxes) {
+      counts.put(sandbox.name(), list(sandbox).size());
+    }
+    return counts;
+  }
+
+  /**
+   * Starts creating an instance (the service holds the sandbox's gate); the returned handle is
+   * finished outside it.
+   */
+  PendingInstance accept(Sandbox sandbox, InstancePlan plan);
+
+  /** Waits for creation (and start) to finish within the plan's budget. */
+  SandboxInstance finish(PendingInstance pending);
+
+  void delete(Sandbox sandbox, String name);
+
+  /** Starts, stops or restarts, waiting until the state is reached; returns the status. */
+  String changeState(Sandbox sandbox, String name, InstanceAction action, boolean force);
+
+  CommandResult exec(Sandbox sandbox, String name, CommandRequest request);
+
+  /** Reads at most {@code limit + 1} bytes of a regular file. */
+  byte[] readFile(Sandbox sandbox, String name, String path, int limit);
+
+  void writeFile(Sandbox sandbox, String name, String path, byte[] content, Integer mode);
+
+  /** Where the Cua Driver CLI lives in this platform's guests (spec §2.8). */
+  default String cuaDriverPath() {
+    return "/usr/local/bin/cua-driver";
+  }
+
+  /** The home of the user exec runs as on macOS guests ({@code lume}): the Driver's directory. */
+  default String macGuestHome() {
+    return "/Users/lume";
+  }
+
+  /** A creation the platform has accepted but not finished. */
+  interface PendingInstance {
+    String sandbox();
+
+    String name();
+  }
+}

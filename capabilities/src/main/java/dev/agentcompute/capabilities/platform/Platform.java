@@ -1,0 +1,27 @@
+package dev.agentcompute.capabilities.platform;
+
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+
+/**
+ * One kind of machine sandboxes run on ({@code incus}, later {@code mac}): the ports it implements.
+ * What a platform leaves empty its sandboxes cannot do, and the services answer {@code unsupported
+ * on platform <name>}.
+ *
+ * @param name what sandboxes of this platform report as their platform
+ * @param readiness true when the platform answers and its prerequisites exist
+ */
+public record Platform(
+    String name,
+    BooleanSupplier readiness,
+    SandboxStore sandboxes,
+    InstanceDriver instances,
+    SnapshotDriver snapshots,
+    Optional<ImageDriver> images,
+    Optional<NetworkDriver> networks,
+    Optional<OvnFabric> ovn) {
+
+  public boolean ready() {
+    return readiness.getAsBoolean();
+  }
+}

@@ -1,0 +1,90 @@
+package dev.agentcompute.capabilities.service;
+
+import dev.agentcompute.capabilities.model.Errors;
+import dev.agentcompute.capabilities.model.Names;
+import dev.agentcompute.capabilities.model.Sandbox;
+import dev.agentcompute.capabilities.platform.PlatformRouter;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * The sequence every sandbox operation starts with, in one place: check the sandbox name, look the
+ * sandbox up (on every platform, Incus first), and for mutations take its gate and check it is
+ * still live. Long waits (boot, exec, file IO) run outside the gate: callers keep them out of the
+ * functions they pass to {@link #live} and {@link #existing}.
+ */
+public final class SandboxAccess {
+  private final PlatformRouter router;
+  private final Clock clock;
+  private final SandboxGate gate = new SandboxGate();
+
+  public SandboxAccess(PlatformRouter router, Clock clock) {
+    this.router = router;
+    this.clock = clock;
+  }
+
+  public PlatformRouter router() {
+    return router;
+  }
+
+  public Instant now() {
+    return clock.instant();
+  }
+
+  /** A sandbox that must exist (no gate, no liveness check: reads and long waits). */
+  public Sandbox require(String sandbox) {
+    Names.require(sandbox);
+    return find(sandbox).orElseThrow(() -> Errors.sandboxNotFound(sandbox));
+  }
+
+  /** The sandbox of that name, on whichever platform has it. */
+  public Optional<Sandbox> find(String sandbox) {
+    return router.find(sandbox);
+  }
+
+  /** Runs {@code action} under the sandbox's gate on the sandbox, which must exist and be live. */
+  public <T> T live(String sandbox, Function<Sandbox, T> action) {
+    Names.require(sandbox);
+    return gate.run(sandbox, () -> action.apply(requireLive(sandbox)));
+  }
+
+  /** As {@link #live}, for mutations without a result. */
+  public void runLive(String sandbox, Consumer<Sandbox> action) {
+    live(
+        sandbox,
+        s -> {
+          action.accept(s);
+          return null;
+        });
+  }
+
+  /**
+   * Runs {@code action} under the sandbox's gate on the sandbox, which must exist but may have
+   * expired (deletions).
+   */
+  public <T> T existing(String sandbox, Function<Sandbox, T> action) {
+    Names.require(sandbox);
+    return gate.run(
+        sandbox,
+        () -> action.apply(find(sandbox).orElseThrow(() -> Errors.sandboxNotFound(sandbox))));
+  }
+
+  /**
+   * Runs {@code action} under the gate of {@code sandbox} without any lookup (creation, reaping).
+   */
+  public <T> T gated(String sandbox, Supplier<T> action) {
+    return gate.run(sandbox, action);
+  }
+
+  private Sandbox requireLive(String sandbox) {
+    Sandbox found = find(sandbox).orElseThrow(() -> Errors.sandboxNotFound(sandbox));
+    if (!found.isLive(now())) {
+      throw Errors.sandboxExpired(sandbox);
+    }
+    return found;
+  }
+}

@@ -1,0 +1,41 @@
+package dev.agentcompute.capabilities.adapter.instance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ExecArgumentsTest {
+  @Test
+  void envIsNewlineSeparatedKeyValueWithCrlfAndBlankLinesTolerated() {
+    assertThat(ExecArguments.env("A=1\r\n\nB=x=y\n"))
+        .containsExactly(Map.entry("A", "1"), Map.entry("B", "x=y"));
+    assertThat(ExecArguments.env(null)).isEmpty();
+    assertThatThrownBy(() -> ExecArguments.env("A=1\nnoequals"))
+        .hasMessage("env entry \"noequals\" must be KEY=VALUE");
+    assertThatThrownBy(() -> ExecArguments.env("=v"))
+        .hasMessage("env entry \"=v\" must be KEY=VALUE");
+  }
+
+  @Test
+  void timeoutBounds() {
+    assertThat(ExecArguments.timeout(0)).isNull();
+    assertThat(ExecArguments.timeout(5)).isEqualTo(Duration.ofSeconds(5));
+    assertThatThrownBy(() -> ExecArguments.timeout(-1))
+        .hasMessage("timeout_seconds must be non-negative");
+    assertThatThrownBy(() -> ExecArguments.timeout(9_223_372_037L))
+        .hasMessage("timeout_seconds is too large");
+  }
+
+  @Test
+  void userIsRootOrANumericUid() {
+    assertThat(ExecArguments.user("")).isEqualTo(-1);
+    assertThat(ExecArguments.user("root")).isZero();
+    assertThat(ExecArguments.user("1000")).isEqualTo(1000);
+    assertThatThrownBy(() -> ExecArguments.user("alice")).hasMessage("user must be a numeric UID");
+    assertThatThrownBy(() -> ExecArguments.user("4294967296"))
+        .hasMessage("user must be a numeric UID");
+  }
+}

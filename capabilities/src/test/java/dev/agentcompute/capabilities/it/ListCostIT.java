@@ -1,0 +1,106 @@
+package dev.agentcompute.capabilities.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agentcompute.capabilities.ComputeRuntime;
+import dev.agentcompute.capabilities.adapter.CapabilityDefinition;
+import dev.agentcompute.capabilities.adapter.instance.InstanceCapabilities;
+import dev.agentcompute.capabilities.adapter.sandbox.SandboxCapabilities;
+import dev.agentcompute.incus.IncusClient;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 19.2: sandbox.list costs a constant number of Incus requests however many sandboxes exist
+ * (projects and instances of all projects in one query each), and still counts instances right.
+ */
+class ListCostIT {
+  private static final AtomicInteger requests = new AtomicInteger();
+  private static final List<String> created = new ArrayList<>();
+  private static IncusClient incus;
+  private static ComputeRuntime runtime;
+  private static List<CapabilityDefinition<?, ?>> caps;
+
+  @BeforeAll
+  static void start() {
+    incus =
+        IncusClient.unixSocket(IncusHarness.socket())
+            .onCall((method, path, status, nanos) -> requests.incrementAndGet())
+            .build();
+    runtime = ComputeRuntime.startIncus(IncusHarness.config(), incus);
+    caps = runtime.capabilities();
+  }
+
+  @AfterAll
+  static void stop() {
+    try {
+      for (String name : created) {
+        new ComputeCalls(runtime).deleteSandbox(name);
+      }
+    } finally {
+      runtime.close();
+      incus.close();
+    }
+  }
+
+  private static <O> O call(String name, Record input) {
+    return IncusHarness.call(caps, "operator", name, input);
+  }
+
+  private static String sandbox() {
+    String name = IncusHarness.uniqueName("itlist");
+    created.add(name);
+    call(
+        "sandbox.create",
+        new SandboxCapabilities.CreateInput(
+            Optional.of(name), Optional.empty(), OptionalLong.of(30), Optional.empty()));
+    return name;
+  }
+
+  private static int requestsOfOneList() {
+    requests.set(0);
+    call("sandbox.list", new SandboxCapabilities.ListInput());
+    return requests.get();
+  }
+
+  @Test
+  void listingThreeSandboxesCostsWhatListingOneDoes() {
+    String first = sandbox();
+    int one = requestsOfOneList();
+    sandbox();
+    String third = sandbox();
+    call(
+        "instance.create",
+        new InstanceCapabilities.CreateInput(
+            third,
+            "c1",
+            "busybox",
+            Optional.empty(),
+            OptionalLong.empty(),
+            OptionalLong.empty(),
+            OptionalLong.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.of(false)));
+
+    assertThat(requestsOfOneList()).isEqualTo(one).isLessThanOrEqualTo(2);
+    SandboxCapabilities.ListOutput listed =
+        call("sandbox.list", new SandboxCapabilities.ListInput());
+    assertThat(listed.items())
+        .filteredOn(i -> i.name().equals(third))
+        .singleElement()
+        .extracting(SandboxCapabilities.ListItem::instances)
+        .isEqualTo(1L);
+    assertThat(listed.items())
+        .filteredOn(i -> i.name().equals(first))
+        .singleElement()
+        .extracting(SandboxCapabilities.ListItem::instances)
+        .isEqualTo(0L);
+  }
+}
