@@ -1,5 +1,16 @@
 package dev.agentcompute.server;
 
+import dev.agentcompute.server.cli.Cli;
+import dev.agentcompute.server.cli.CliArgs;
+import dev.agentcompute.server.config.CatalogueCheck;
+import dev.agentcompute.server.config.ConfigLoader;
+import dev.agentcompute.server.config.ConfigReloader;
+import dev.agentcompute.server.config.LoadedConfig;
+import dev.agentcompute.server.errors.ConfigException;
+import dev.agentcompute.server.errors.ServerException;
+import dev.agentcompute.server.errors.UsageException;
+import dev.agentcompute.server.observe.Logging;
+import dev.agentcompute.server.observe.Version;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -7,8 +18,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Runs one command line to completion and returns the exit status: 0 success, 1 a failure
- * (invalid configuration, startup error), 2 a usage error.
+ * Runs one command line to completion and returns the exit status: 0 success, 1 a failure (invalid
+ * configuration, startup error), 2 a usage error.
  */
 final class Commands {
   static final int OK = 0;
@@ -17,8 +28,12 @@ final class Commands {
 
   private Commands() {}
 
-  static int run(List<String> args, Map<String, String> env, InputStream stdin,
-      PrintStream stdout, PrintStream stderr) {
+  static int run(
+      List<String> args,
+      Map<String, String> env,
+      InputStream stdin,
+      PrintStream stdout,
+      PrintStream stderr) {
     CliArgs cli;
     try {
       cli = Cli.parse(args, env);
@@ -47,8 +62,8 @@ final class Commands {
   }
 
   /**
-   * {@code validate}: loads the configuration and its catalogue exactly as the server would
-   * and reports every problem as {@code FILE: problem} on stderr (one per line, for CI logs).
+   * {@code validate}: loads the configuration and its catalogue exactly as the server would and
+   * reports every problem as {@code FILE: problem} on stderr (one per line, for CI logs).
    */
   static int validate(CliArgs cli, PrintStream stdout, PrintStream stderr) {
     Path file;
@@ -60,11 +75,16 @@ final class Commands {
     }
     try {
       LoadedConfig loaded = ConfigLoader.load(file);
-      String catalogue = ConfigReloader.validateCatalogue(loaded.config(),
-          ServerRuntime.CATALOGUE);
-      stdout.println(file + ": valid (config " + loaded.shortDigest() + ", catalogue sha256:"
-          + catalogue.substring(0, 12) + loaded.gitCommit().map(c -> ", commit " + c).orElse("")
-          + ")");
+      String catalogue =
+          ConfigReloader.validateCatalogue(loaded.config(), CatalogueCheck.IMAGE_CATALOG);
+      stdout.println(
+          file
+              + ": valid (config "
+              + loaded.shortDigest()
+              + ", catalogue sha256:"
+              + catalogue.substring(0, 12)
+              + loaded.gitCommit().map(c -> ", commit " + c).orElse("")
+              + ")");
       return OK;
     } catch (ConfigException e) {
       e.problems().forEach(p -> stderr.println(file + ": " + p));
@@ -72,8 +92,12 @@ final class Commands {
     }
   }
 
-  private static int serve(CliArgs cli, Map<String, String> env, InputStream stdin,
-      PrintStream stdout, PrintStream stderr) {
+  private static int serve(
+      CliArgs cli,
+      Map<String, String> env,
+      InputStream stdin,
+      PrintStream stdout,
+      PrintStream stderr) {
     Logging.configure(cli.logLevel(), cli.logFormat(), stderr);
     // Startup failures are printed plainly (not as log records) so the exact text reaches the
     // operator or CI log unescaped; they never contain a token.

@@ -10,7 +10,7 @@ public final class Main {
   public static void main(String[] args) {
     // A CodeMode worker re-launch must not run any host setup: this stays the first statement.
     CodeMode.serveWorkerAndExit();
-    System.exit(Commands.run(Arrays.asList(args), System.getenv(), System.in, System.out,
-        System.err));
+    System.exit(
+        Commands.run(Arrays.asList(args), System.getenv(), System.in, System.out, System.err));
   }
 }

@@ -1,14 +1,50 @@
 package dev.agentcompute.server;
 
-import dev.agentcompute.capabilities.catalog.ImageCatalog;
+import dev.agentcompute.capabilities.screenshots.ScreenshotStore;
+import dev.agentcompute.codemode.mcp.RoutingStdioTransportProvider;
 import dev.agentcompute.incus.IncusClient;
+import dev.agentcompute.server.auth.BearerTokens;
+import dev.agentcompute.server.auth.BearerTokensFile;
+import dev.agentcompute.server.cli.CliArgs;
+import dev.agentcompute.server.cli.EofSignallingInput;
+import dev.agentcompute.server.cli.ShutdownSignal;
+import dev.agentcompute.server.compute.Backends;
+import dev.agentcompute.server.compute.ComputeGenerations;
+import dev.agentcompute.server.compute.IncusConnection;
+import dev.agentcompute.server.compute.LumeConnection;
+import dev.agentcompute.server.compute.OvnConnection;
+import dev.agentcompute.server.compute.ToolWiring;
+import dev.agentcompute.server.config.CatalogueCheck;
+import dev.agentcompute.server.config.CodemodeSettings;
+import dev.agentcompute.server.config.ConfigLoader;
+import dev.agentcompute.server.config.ConfigReloader;
+import dev.agentcompute.server.config.LiveConfig;
+import dev.agentcompute.server.config.LoadedConfig;
+import dev.agentcompute.server.config.ServerConfig;
+import dev.agentcompute.server.errors.StartupException;
+import dev.agentcompute.server.http.HttpFrontEnd;
+import dev.agentcompute.server.http.ListenAddress;
+import dev.agentcompute.server.http.Operations;
+import dev.agentcompute.server.http.ScreenshotRoutes;
+import dev.agentcompute.server.http.StreamableHttpTransport;
+import dev.agentcompute.server.mcp.McpServerAssembly;
+import dev.agentcompute.server.observe.AuditLog;
+import dev.agentcompute.server.observe.IncusCallMetrics;
+import dev.agentcompute.server.observe.Log;
+import dev.agentcompute.server.observe.LogLevel;
+import dev.agentcompute.server.observe.Logging;
+import dev.agentcompute.server.observe.ServerMetrics;
+import dev.agentcompute.server.observe.Version;
+import io.helidon.webserver.WebServer;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
+import io.modelcontextprotocol.spec.McpServerTransportProvider;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,14 +57,30 @@ import java.util.Optional;
  * configuration and catalogue, Incus, the MCP tools, the transport, reload, then waits for a
  * shutdown signal and drains.
  */
-final class ServerRuntime {
+public final class ServerRuntime {
   private static final Log LOG = Log.of(ServerRuntime.class);
-  static final CatalogueCheck CATALOGUE = ImageCatalog::load;
   static final Duration DRAIN = Duration.ofSeconds(10);
   static final Duration RELOAD_POLL = Duration.ofSeconds(2);
   static final String STDIO_SUBJECT = "local";
 
   private ServerRuntime() {}
+
+  /**
+   * The store in {@code screenshots.dir}: its files stay off the heap, and the directory is locked,
+   * so a second server configured with the same directory stops here instead of clearing the first
+   * one's images.
+   */
+  static ScreenshotStore screenshotStore(ServerConfig.Screenshots config) {
+    try {
+      return ScreenshotStore.inDirectory(
+          config.dir(), config.baseUrl(), Clock.systemUTC(), new SecureRandom());
+    } catch (IllegalStateException e) {
+      throw new StartupException(e.getMessage(), e);
+    } catch (java.io.IOException e) {
+      throw new StartupException(
+          "screenshots.dir " + config.dir() + " cannot be used: " + e.getMessage(), e);
+    }
+  }
 
   static int run(CliArgs cli, Map<String, String> env, InputStream stdin, PrintStream stdout)
       throws InterruptedException {
@@ -41,51 +93,97 @@ final class ServerRuntime {
     ListenAddress address = null;
     if (http) {
       address = ListenAddress.parse(cli.addr());
-      ListenAddress.checkExposure(cli.addr(), address, cli.authTokensFile().isPresent(),
-          cli.insecure());
+      ListenAddress.checkExposure(
+          cli.addr(), address, cli.authTokensFile().isPresent(), cli.insecure());
     }
     Optional<BearerTokens> tokens = cli.authTokensFile().map(BearerTokensFile::load);
 
     LoadedConfig loaded = ConfigLoader.load(configFile);
-    String catalogueDigest = ConfigReloader.validateCatalogue(loaded.config(), CATALOGUE);
+    String catalogueDigest =
+        ConfigReloader.validateCatalogue(loaded.config(), CatalogueCheck.IMAGE_CATALOG);
     LiveConfig live = new LiveConfig(loaded, catalogueDigest, Instant.now());
     applyLogLevel(live.current(), cli.logLevel());
     live.subscribe(state -> applyLogLevel(state, cli.logLevel()));
-    LOG.info("configuration loaded", "file", loaded.file(), "digest", loaded.shortDigest(),
-        "commit", loaded.gitCommit().orElse("none"));
+    LOG.info(
+        "configuration loaded",
+        "file",
+        loaded.file(),
+        "digest",
+        loaded.shortDigest(),
+        "commit",
+        loaded.gitCommit().orElse("none"));
 
     ServerMetrics metrics = ServerMetrics.global();
     Operations operations = new Operations(live, Version.current(), Instant.now());
     ShutdownSignal signal = ShutdownSignal.install();
-    try (IncusClient incus = IncusConnection.open(loaded.config().incus(), env,
-             new IncusCallMetrics(metrics));
-         OvnConnection ovn = OvnConnection.open(loaded.config().incus());
-         ComputeGenerations compute = ComputeGenerations.start(loaded.config(), catalogueDigest,
-             new Backends(incus, ovn.northbound()));
-         ConfigReloader reloader = new ConfigReloader(live, CATALOGUE, List.of(compute), metrics,
-             RELOAD_POLL, Clock.systemUTC())) {
+    try (ScreenshotStore screenshots = screenshotStore(loaded.config().screenshots());
+        IncusClient incus =
+            IncusConnection.open(loaded.config().incus(), env, new IncusCallMetrics(metrics));
+        OvnConnection ovn = OvnConnection.open(loaded.config().incus());
+        LumeConnection.Holder mac = LumeConnection.openIfConfigured(loaded.config().lume());
+        ComputeGenerations compute =
+            ComputeGenerations.start(
+                loaded.config(),
+                catalogueDigest,
+                new Backends(
+                    incus,
+                    ovn.northbound(),
+                    CodemodeSettings.tokens(loaded.config().codemode()),
+                    new AuditLog(metrics),
+                    Optional.of(screenshots),
+                    mac.connection()));
+        ConfigReloader reloader =
+            new ConfigReloader(
+                live,
+                CatalogueCheck.IMAGE_CATALOG,
+                List.of(compute),
+                metrics,
+                RELOAD_POLL,
+                Clock.systemUTC())) {
       operations.addReadinessCheck(IncusConnection.readiness(incus));
       ovn.readiness().ifPresent(operations::addReadinessCheck);
+      mac.connection().map(LumeConnection::readiness).ifPresent(operations::addReadinessCheck);
       operations.addReadinessCheck(compute.readiness());
       McpServerAssembly assembly = ToolWiring.assembly(compute, metrics);
       reloader.start();
       return http
-          ? serveHttp(address, tokens, assembly, operations, metrics, signal)
-          : serveStdio(assembly, stdin, stdout, signal);
+          ? serveHttp(address, tokens, assembly, operations, metrics, signal, screenshots)
+          : serveStdio(
+              assembly,
+              stdin,
+              stdout,
+              signal,
+              screenshots,
+              ListenAddress.parse(loaded.config().screenshots().listen()));
     }
   }
 
-  private static int serveHttp(ListenAddress address, Optional<BearerTokens> tokens,
-      McpServerAssembly assembly, Operations operations, ServerMetrics metrics,
-      ShutdownSignal signal) throws InterruptedException {
-    HttpFrontEnd front = HttpFrontEnd.start(address, tokens, assembly,
-        StreamableHttpTransport.Settings.defaults(), b -> b.addFeature(operations.feature()));
+  private static int serveHttp(
+      ListenAddress address,
+      Optional<BearerTokens> tokens,
+      McpServerAssembly assembly,
+      Operations operations,
+      ServerMetrics metrics,
+      ShutdownSignal signal,
+      ScreenshotStore screenshots)
+      throws InterruptedException {
+    HttpFrontEnd front =
+        HttpFrontEnd.start(
+            address,
+            tokens,
+            assembly,
+            StreamableHttpTransport.Settings.defaults(),
+            b -> b.addFeature(operations.feature()).addFeature(new ScreenshotRoutes(screenshots)));
     metrics.sessions(front::sessionCount);
-    String shownHost = address.host().contains(":") ? "[" + address.host() + "]"
-        : address.host();
-    LOG.info("listening", "addr", shownHost + ":" + front.port(),
-        "auth", tokens.isPresent() ? "bearer" : "none",
-        "identities", tokens.map(t -> String.join(",", t.identities())).orElse("development"));
+    String shownHost = address.host().contains(":") ? "[" + address.host() + "]" : address.host();
+    LOG.info(
+        "listening",
+        "addr",
+        shownHost + ":" + front.port(),
+        "auth",
+        tokens.isPresent() ? "bearer" : "none",
+        "identities",
+        tokens.map(t -> String.join(",", t.identities())).orElse("development"));
     String why = signal.await();
     LOG.info("shutting down", "drain_timeout", "10s", "signal", why);
     front.drainAndStop(DRAIN);
@@ -93,16 +191,36 @@ final class ServerRuntime {
     return Commands.OK;
   }
 
-  private static int serveStdio(McpServerAssembly assembly, InputStream stdin,
-      PrintStream protocolOut, ShutdownSignal signal) throws InterruptedException {
-    StdioServerTransportProvider transport = new StdioServerTransportProvider(
-        McpJsonDefaults.getMapper(),
-        new EofSignallingInput(stdin, () -> signal.trigger("stdin closed")), protocolOut);
+  private static int serveStdio(
+      McpServerAssembly assembly,
+      InputStream stdin,
+      PrintStream protocolOut,
+      ShutdownSignal signal,
+      ScreenshotStore screenshots,
+      ListenAddress screenshotsAddress)
+      throws InterruptedException {
+    // stdout carries JSON-RPC, so screenshot URLs are served by a listener of their own.
+    WebServer shots = ScreenshotRoutes.listen(screenshotsAddress, screenshots);
+    LOG.info("serving screenshots", "addr", screenshotsAddress.host() + ":" + shots.port());
+    InputStream input = new EofSignallingInput(stdin, () -> signal.trigger("stdin closed"));
+    // With resources, the resources methods are answered per caller before the SDK sees them.
+    McpServerTransportProvider transport =
+        assembly
+            .resources(Optional.of(STDIO_SUBJECT))
+            .<McpServerTransportProvider>map(
+                resources ->
+                    new RoutingStdioTransportProvider(
+                        McpJsonDefaults.getMapper(), input, protocolOut, resources))
+            .orElseGet(
+                () ->
+                    new StdioServerTransportProvider(
+                        McpJsonDefaults.getMapper(), input, protocolOut));
     McpSyncServer mcp = assembly.build(McpServer.sync(transport), Optional.of(STDIO_SUBJECT));
     LOG.info("serving over stdio");
     String why = signal.await();
     LOG.info("shutting down", "reason", why);
     mcp.closeGracefully();
+    shots.stop();
     LOG.info("shut down cleanly");
     return Commands.OK;
   }

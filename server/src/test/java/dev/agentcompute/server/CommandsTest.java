@@ -2,6 +2,7 @@ package dev.agentcompute.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentcompute.server.config.ConfigLoaderTest;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -19,7 +20,10 @@ class CommandsTest {
   private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
   private int run(Map<String, String> env, String... args) {
-    return Commands.run(List.of(args), env, new ByteArrayInputStream(new byte[0]),
+    return Commands.run(
+        List.of(args),
+        env,
+        new ByteArrayInputStream(new byte[0]),
         new PrintStream(out, true, StandardCharsets.UTF_8),
         new PrintStream(err, true, StandardCharsets.UTF_8));
   }
@@ -51,14 +55,17 @@ class CommandsTest {
   @Test
   void validateReportsEveryProblemPerLineForCi() throws Exception {
     Path bad = dir.resolve("bad.toml");
-    Files.writeString(bad, "[incus]\npool = \"p\"\n[sandbox]\ndefault_ttl_minutes = 0\n"
-        + "max_ttl_minutes = -5\n");
+    Files.writeString(
+        bad,
+        "[incus]\npool = \"p\"\n[sandbox]\ndefault_ttl_minutes = 0\n" + "max_ttl_minutes = -5\n");
     assertThat(run(Map.of("AGENTCOMPUTE_CONFIG", bad.toString()), "validate")).isEqualTo(1);
-    assertThat(stderr().lines().toList()).containsExactly(
-        bad + ": configure exactly one of incus.remote and incus.url",
-        bad + ": sandbox TTL minutes must be positive, representable durations with default"
-            + " <= maximum",
-        bad + ": screenshots.base_url is required");
+    assertThat(stderr().lines().toList())
+        .containsExactly(
+            bad + ": configure exactly one of incus.remote and incus.url",
+            bad
+                + ": sandbox TTL minutes must be positive, representable durations with default"
+                + " <= maximum",
+            bad + ": screenshots.base_url is required");
     assertThat(stdout()).isEmpty();
   }
 
@@ -69,8 +76,10 @@ class CommandsTest {
     Path good = dir.resolve("agentcompute.yaml");
     Files.writeString(good, ConfigLoaderTest.MINIMAL);
     assertThat(run(Map.of(), "validate", "--config", good.toString())).isZero();
-    assertThat(stdout()).matches(java.util.regex.Pattern.quote(good.toString())
-        + ": valid \\(config sha256:[0-9a-f]{12}, catalogue sha256:[0-9a-f]{12}\\)\\n");
+    assertThat(stdout())
+        .matches(
+            java.util.regex.Pattern.quote(good.toString())
+                + ": valid \\(config sha256:[0-9a-f]{12}, catalogue sha256:[0-9a-f]{12}\\)\\n");
   }
 
   @Test
@@ -78,7 +87,11 @@ class CommandsTest {
     Path good = dir.resolve("agentcompute.yaml");
     Files.writeString(good, ConfigLoaderTest.MINIMAL);
     assertThat(run(Map.of(), "validate", "--config", good.toString())).isEqualTo(1);
-    assertThat(stderr()).isEqualTo(good + ": images_file " + dir.resolve("images/catalog.yaml")
-        + ": cannot be read (no such file)\n");
+    assertThat(stderr())
+        .isEqualTo(
+            good
+                + ": images_file "
+                + dir.resolve("images/catalog.yaml")
+                + ": cannot be read (no such file)\n");
   }
 }

@@ -1,0 +1,113 @@
+package dev.agentcompute.server.config;
+
+import dev.agentcompute.server.compute.ComputeGenerations;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Which keys differ between two configurations, and which of them a running server can take without
+ * a restart. The log level swaps atomically; sandbox policy and the catalogue take effect through a
+ * new compute generation ({@link ComputeGenerations}). The Incus connection, the Lume backend and
+ * the screenshot listener are built once at startup, so changes to them wait for a restart.
+ */
+final class ConfigChanges {
+  private ConfigChanges() {}
+
+  static List<String> changedKeys(ServerConfig before, ServerConfig after) {
+    Map<String, Object> a = flatten(before);
+    Map<String, Object> b = flatten(after);
+    List<String> changed = new ArrayList<>();
+    for (String key : a.keySet()) {
+      if (!Objects.equals(a.get(key), b.get(key))) {
+        changed.add(key);
+      }
+    }
+    return changed;
+  }
+
+  /** Why a key cannot change while running, or empty when it can. */
+  static Optional<String> restartReason(String key) {
+    if (key.startsWith("incus.")) {
+      return Optional.of("the Incus connection is opened once at startup");
+    }
+    if (key.startsWith("lume.")) {
+      return Optional.of("the Lume backend is connected once at startup");
+    }
+    if (key.startsWith("network.")) {
+      return Optional.of(
+          "sandbox networks are allocated and guarded with the ranges set at startup");
+    }
+    if (key.equals("tokens_secret_file")) {
+      return Optional.of("the token secret is read once at startup");
+    }
+    if (key.startsWith("screenshots.")) {
+      return Optional.of("the screenshot store and its listen address are set up at startup");
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * What the running server uses after accepting {@code next}: every reloadable key from {@code
+   * next}, every restart-only section as it was at startup.
+   */
+  static ServerConfig live(ServerConfig startup, ServerConfig next) {
+    return new ServerConfig(
+        startup.incus(),
+        startup.lume(),
+        next.sandbox(),
+        next.imagesFile(),
+        startup.screenshots(),
+        startup.network(),
+        next.logLevel(),
+        next.authorization(),
+        new ServerConfig.Codemode(
+            startup.codemode().tokensSecretFile(), next.codemode().workerReuse()));
+  }
+
+  static List<LiveConfig.Pending> pending(ServerConfig startup, ServerConfig next) {
+    List<LiveConfig.Pending> pending = new ArrayList<>();
+    for (String key : changedKeys(startup, next)) {
+      restartReason(key).ifPresent(reason -> pending.add(new LiveConfig.Pending(key, reason)));
+    }
+    return pending;
+  }
+
+  private static Map<String, Object> flatten(ServerConfig c) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("incus.remote", c.incus().remote());
+    m.put("incus.url", c.incus().url());
+    m.put("incus.client_cert", c.incus().clientCert());
+    m.put("incus.client_key", c.incus().clientKey());
+    m.put("incus.server_cert", c.incus().serverCert());
+    m.put("incus.host", c.incus().host());
+    m.put("incus.pool", c.incus().pool());
+    m.put("incus.ovn_uplink", c.incus().ovnUplink());
+    m.put("incus.ovn_ranges", c.incus().ovnRanges());
+    m.put("incus.image_project", c.incus().imageProject());
+    m.put("incus.ovn_northbound", c.incus().ovnNorthbound());
+    m.put("network.bridge_subnets", c.network().bridgeSubnets());
+    m.put("network.protected_ranges", c.network().protectedRanges());
+    m.put("lume", c.lume());
+    m.put("sandbox.default_ttl_minutes", c.sandbox().defaultTtl());
+    m.put("sandbox.max_ttl_minutes", c.sandbox().maxTtl());
+    m.put("sandbox.default_network_kind", c.sandbox().defaultNetworkKind());
+    m.put("sandbox.pin_identities", c.sandbox().pinIdentities());
+    m.put("sandbox.reaper_interval_seconds", c.sandbox().reaperInterval());
+    m.put("sandbox.reaper_lease_seconds", c.sandbox().reaperLease());
+    m.put("images_file", c.imagesFile());
+    m.put("screenshots.base_url", c.screenshots().baseUrl());
+    m.put("screenshots.dir", c.screenshots().dir());
+    m.put("screenshots.listen", c.screenshots().listen());
+    m.put("sandbox.confirm", c.sandbox().confirm());
+    m.put("sandbox.visibility", c.sandbox().visibility());
+    m.put("tokens_secret_file", c.codemode().tokensSecretFile());
+    m.put("codemode.worker_reuse", c.codemode().workerReuse());
+    m.put("log_level", c.logLevel());
+    m.put("authorization", c.authorization().map(ServerConfig.Authorization::digest));
+    return m;
+  }
+}

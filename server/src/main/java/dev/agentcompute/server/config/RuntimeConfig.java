@@ -1,0 +1,99 @@
+package dev.agentcompute.server.config;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The runtime configuration file (spec §5.5) as decoded, before defaults and validation. Absent
+ * sections and keys are {@code null}; {@link ConfigLoader} fills defaults, validates and resolves
+ * relative paths. No key holds a secret: bearer tokens come only from credentials. {@code
+ * log_level} is ours (not in the original): a reloadable override of --log-level.
+ */
+public record RuntimeConfig(
+    Incus incus,
+    Lume lume,
+    Sandbox sandbox,
+    @JsonProperty("images_file") String imagesFile,
+    Screenshots screenshots,
+    Network network,
+    @JsonProperty("log_level") String logLevel,
+    Authorization authorization,
+    @JsonProperty("tokens_secret_file") String tokensSecretFile,
+    Codemode codemode) {
+
+  /** CodeMode engine settings (ours): worker reuse for one subject's executions (issue 19). */
+  public record Codemode(@JsonProperty("worker_reuse") WorkerReuse workerReuse) {}
+
+  /** A worker JVM serves up to {@code max_executions} of one subject, idle at most so long. */
+  public record WorkerReuse(
+      @JsonProperty("max_executions") Long maxExecutions,
+      @JsonProperty("max_idle_seconds") Long maxIdleSeconds) {}
+
+  /** Who may call which capability: an in-process Rego policy (ours; issue 18). */
+  public record Authorization(Rego rego) {}
+
+  /**
+   * A Rego policy: {@code decision} answers every native call (EXECUTE), the optional {@code
+   * discover} decides what search and describe show; {@code files} are read relative to the
+   * configuration file.
+   */
+  public record Rego(String decision, String discover, List<String> files) {}
+
+  /** How to reach Incus: exactly one of a named CLI remote or an explicit URL. */
+  public record Incus(
+      String remote,
+      String url,
+      @JsonProperty("client_cert") String clientCert,
+      @JsonProperty("client_key") String clientKey,
+      @JsonProperty("server_cert") String serverCert,
+      String host,
+      String pool,
+      @JsonProperty("ovn_uplink") String ovnUplink,
+      @JsonProperty("ovn_ranges") String ovnRanges,
+      @JsonProperty("image_project") String imageProject,
+      @JsonProperty("ovn_northbound") String ovnNorthbound) {}
+
+  /** The optional macOS (Lume) backend; setting any key enables it. */
+  public record Lume(
+      String host,
+      @JsonProperty("identity_file") String identityFile,
+      @JsonProperty("known_hosts_file") String knownHostsFile,
+      @JsonProperty("guest_known_hosts_file") String guestKnownHostsFile,
+      @JsonProperty("guest_keys") Map<String, String> guestKeys) {
+
+    boolean anySet() {
+      return host != null
+          || identityFile != null
+          || knownHostsFile != null
+          || guestKnownHostsFile != null
+          || guestKeys != null;
+    }
+  }
+
+  /**
+   * Sandbox lifetime policy, plus (ours) the capabilities that need a person's confirmation and
+   * whether agents see every sandbox ({@code all}) or only their own ({@code owner}).
+   */
+  public record Sandbox(
+      @JsonProperty("default_ttl_minutes") Long defaultTtlMinutes,
+      @JsonProperty("max_ttl_minutes") Long maxTtlMinutes,
+      @JsonProperty("default_network_kind") String defaultNetworkKind,
+      @JsonProperty("pin_identities") List<String> pinIdentities,
+      @JsonProperty("reaper_interval_seconds") Long reaperIntervalSeconds,
+      @JsonProperty("reaper_lease_seconds") Long reaperLeaseSeconds,
+      List<String> confirm,
+      String visibility) {}
+
+  /**
+   * Address ranges (ours: constants of the original's site, made configuration). Sandbox bridge
+   * networks get explicit /24 blocks from {@code bridge_subnets}; {@code protected_ranges} are the
+   * management and out-of-band ranges no sandbox network may reach.
+   */
+  public record Network(
+      @JsonProperty("bridge_subnets") String bridgeSubnets,
+      @JsonProperty("protected_ranges") List<String> protectedRanges) {}
+
+  /** The transient screenshot store. */
+  public record Screenshots(@JsonProperty("base_url") String baseUrl, String dir, String listen) {}
+}

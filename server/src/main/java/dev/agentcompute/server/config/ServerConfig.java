@@ -1,0 +1,116 @@
+package dev.agentcompute.server.config;
+
+import dev.agentcompute.capabilities.model.Ipv4Cidr;
+import dev.agentcompute.capabilities.model.SubnetPool;
+import dev.agentcompute.codemode.authz.rego.RegoAccessPolicy;
+import dev.agentcompute.ovn.OvsdbEndpoint;
+import dev.agentcompute.server.observe.LogLevel;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A validated runtime configuration with defaults applied and every relative path resolved against
+ * the configuration file's directory. Immutable; a reload produces a new instance.
+ */
+public record ServerConfig(
+    Incus incus,
+    Optional<Lume> lume,
+    Sandbox sandbox,
+    Path imagesFile,
+    Screenshots screenshots,
+    Network network,
+    Optional<LogLevel> logLevel,
+    Optional<Authorization> authorization,
+    Codemode codemode) {
+
+  /**
+   * CodeMode settings: the file holding the 32-byte token secret (cursors and confirmations then
+   * survive restarts and work across servers), and worker reuse (off when empty).
+   */
+  public record Codemode(Optional<Path> tokensSecretFile, Optional<WorkerReuse> workerReuse) {}
+
+  /** One worker JVM runs up to {@code maxExecutions} executions of one subject. */
+  public record WorkerReuse(long maxExecutions, Duration maxIdle) {}
+
+  /**
+   * The Rego policy in force: its decisions, files and the compiled policy, whose digest (decision
+   * plus every file's name and content) identifies it; two versions are the same when the digest
+   * and the decisions are.
+   */
+  public record Authorization(
+      String decision, Optional<String> discover, List<Path> files, RegoAccessPolicy policy) {
+    public String digest() {
+      return policy.digest();
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof Authorization a
+          && a.decision.equals(decision)
+          && a.discover.equals(discover)
+          && a.files.equals(files)
+          && a.digest().equals(digest());
+    }
+
+    @Override
+    public int hashCode() {
+      return java.util.Objects.hash(decision, discover, files, digest());
+    }
+  }
+
+  /**
+   * Incus connection. {@code remote} and {@code url} are exclusive. Certificate fields hold either
+   * inline PEM or an absolute path.
+   */
+  public record Incus(
+      Optional<String> remote,
+      Optional<URI> url,
+      Optional<String> clientCert,
+      Optional<String> clientKey,
+      Optional<String> serverCert,
+      Optional<String> host,
+      String pool,
+      String ovnUplink,
+      String ovnRanges,
+      String imageProject,
+      Optional<OvsdbEndpoint> ovnNorthbound) {}
+
+  /** The macOS backend; present only when the file configures it. */
+  public record Lume(
+      String host,
+      Path identityFile,
+      Path knownHostsFile,
+      Path guestKnownHostsFile,
+      Map<String, Path> guestKeys) {}
+
+  /**
+   * Sandbox policy: TTL bounds, the default network fabric, who may pin, the reaper's scan interval
+   * and lease (how long a server that stopped renewing keeps others from reaping), the capability
+   * ids that need a person's confirmation, and sandbox visibility ({@code all} or {@code owner}).
+   */
+  public record Sandbox(
+      Duration defaultTtl,
+      Duration maxTtl,
+      String defaultNetworkKind,
+      List<String> pinIdentities,
+      Duration reaperInterval,
+      Duration reaperLease,
+      List<String> confirm,
+      String visibility) {
+
+    /** Whether agents see only the sandboxes they created. */
+    public boolean ownerVisibility() {
+      return "owner".equals(visibility);
+    }
+  }
+
+  /** Address ranges: the pool of sandbox bridge subnets and the protected ranges. */
+  public record Network(SubnetPool bridgeSubnets, List<Ipv4Cidr> protectedRanges) {}
+
+  /** Screenshot store settings. */
+  public record Screenshots(URI baseUrl, Path dir, String listen) {}
+}

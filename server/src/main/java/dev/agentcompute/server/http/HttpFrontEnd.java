@@ -1,0 +1,164 @@
+package dev.agentcompute.server.http;
+
+import dev.agentcompute.server.auth.BearerAuthenticationProvider;
+import dev.agentcompute.server.auth.BearerTokens;
+import dev.agentcompute.server.mcp.McpServerAssembly;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Status;
+import io.helidon.security.Principal;
+import io.helidon.security.Security;
+import io.helidon.security.SecurityContext;
+import io.helidon.webserver.WebServer;
+import io.helidon.webserver.WebServerConfig;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.security.SecurityFeature;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * The HTTP side of the server: Helidon SE on virtual threads with the MCP endpoint at {@code /mcp}
+ * (behind bearer authentication when tokens are configured) plus whatever operational routes the
+ * caller adds (health, metrics).
+ */
+public final class HttpFrontEnd implements AutoCloseable {
+  static final String DEVELOPMENT_SUBJECT = "development";
+  static final String MCP_PATH = "/mcp";
+
+  private final WebServer server;
+  private final StreamableHttpTransport transport;
+  private final McpSyncServer mcp;
+  private final ScheduledExecutorService sweeper;
+
+  private HttpFrontEnd(
+      WebServer server,
+      StreamableHttpTransport transport,
+      McpSyncServer mcp,
+      ScheduledExecutorService sweeper) {
+    this.server = server;
+    this.transport = transport;
+    this.mcp = mcp;
+    this.sweeper = sweeper;
+  }
+
+  /**
+   * Builds and starts the listener.
+   *
+   * @param tokens bearer identities; empty means unauthenticated with subject development
+   * @param extraFeatures hook to add operational features (observe) to the server builder
+   */
+  public static HttpFrontEnd start(
+      ListenAddress address,
+      Optional<BearerTokens> tokens,
+      McpServerAssembly assembly,
+      StreamableHttpTransport.Settings settings,
+      Consumer<WebServerConfig.Builder> extraFeatures) {
+    Function<ServerRequest, Optional<String>> subjects =
+        tokens.isPresent()
+            ? HttpFrontEnd::authenticatedSubject
+            : req -> Optional.of(DEVELOPMENT_SUBJECT);
+    StreamableHttpTransport transport =
+        new StreamableHttpTransport(
+            McpJsonDefaults.getMapper(),
+            subjects,
+            new BrowserGuard(tokens.isEmpty()),
+            settings,
+            System::nanoTime,
+            assembly.resources(Optional.empty()));
+    McpSyncServer mcp = assembly.build(McpServer.sync(transport), Optional.empty());
+
+    WebServerConfig.Builder builder =
+        WebServer.builder()
+            .host(address.bindHost())
+            .port(address.port())
+            .maxPayloadSize(settings.maxRequestBytes())
+            .idleConnectionTimeout(settings.idleConnectionTimeout())
+            .idleConnectionPeriod(settings.idleConnectionTimeout().dividedBy(4))
+            .shutdownHook(false)
+            .featuresDiscoverServices(false);
+    tokens.ifPresent(
+        t ->
+            builder.addFeature(
+                SecurityFeature.builder()
+                    .security(
+                        Security.builder()
+                            .addAuthenticationProvider(
+                                new BearerAuthenticationProvider(t), "bearer")
+                            .build())
+                    .build()));
+    extraFeatures.accept(builder);
+    builder.routing(
+        (HttpRouting.Builder r) -> {
+          // Before authentication: a request that carries two credentials is ambiguous.
+          r.addFilter(
+              (chain, req, res) -> {
+                if (req.headers().values(HeaderNames.AUTHORIZATION).size() > 1) {
+                  new JsonRpcReplies(McpJsonDefaults.getMapper())
+                      .error(
+                          res,
+                          Status.BAD_REQUEST_400,
+                          McpSchema.ErrorCodes.INVALID_REQUEST,
+                          "Bad Request: send exactly one Authorization header");
+                  return;
+                }
+                chain.proceed();
+              });
+          if (tokens.isPresent()) {
+            r.any(MCP_PATH, SecurityFeature.authenticate());
+            r.any(MCP_PATH + "/*", SecurityFeature.authenticate());
+          }
+          r.register(MCP_PATH, transport);
+        });
+    WebServer server = builder.build().start();
+
+    ScheduledExecutorService sweeper =
+        Executors.newSingleThreadScheduledExecutor(
+            Thread.ofVirtual().name("mcp-session-sweeper").factory());
+    long period = Math.max(1, Math.min(60_000, settings.idleTimeout().toMillis() / 4));
+    sweeper.scheduleAtFixedRate(
+        transport::expireIdleSessions, period, period, TimeUnit.MILLISECONDS);
+    return new HttpFrontEnd(server, transport, mcp, sweeper);
+  }
+
+  /** The identity helidon-security verified for this request, if any. */
+  private static Optional<String> authenticatedSubject(ServerRequest req) {
+    return req.context()
+        .get(SecurityContext.class)
+        .flatMap(SecurityContext::userPrincipal)
+        .map(Principal::getName);
+  }
+
+  public int port() {
+    return server.port();
+  }
+
+  public int sessionCount() {
+    return transport.sessionCount();
+  }
+
+  /**
+   * Stops accepting MCP work, lets requests in flight finish for up to {@code drain}, then closes
+   * sessions and the listener.
+   */
+  public void drainAndStop(Duration drain) {
+    transport.beginDrain();
+    transport.awaitIdle(drain);
+    sweeper.shutdownNow();
+    mcp.closeGracefully();
+    server.stop();
+  }
+
+  @Override
+  public void close() {
+    drainAndStop(Duration.ZERO);
+  }
+}

@@ -1,0 +1,329 @@
+package dev.agentcompute.server.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.agentcompute.server.compute.ComputeWiring;
+import dev.agentcompute.server.errors.ConfigException;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+public class ConfigLoaderTest {
+  public static final String MINIMAL =
+      """
+      incus: {remote: local, pool: default}
+      screenshots: {base_url: "http://127.0.0.1:8081"}
+      """;
+
+  @TempDir Path dir;
+
+  private Path write(String name, String content) throws IOException {
+    Path file = dir.resolve(name);
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, content);
+    return file;
+  }
+
+  private ConfigException failure(String name, String content) throws IOException {
+    Path file = write(name, content);
+    try {
+      ConfigLoader.load(file);
+    } catch (ConfigException e) {
+      return e;
+    }
+    throw new AssertionError("configuration was accepted: " + content);
+  }
+
+  @Test
+  void appliesDefaultsAndResolvesPathsAgainstTheFile() throws IOException {
+    LoadedConfig loaded =
+        ConfigLoader.load(write("etc/agentcompute.yaml", MINIMAL + "incus: {}\n".substring(0, 0)));
+    ServerConfig c = loaded.config();
+    assertThat(c.incus().remote()).contains("local");
+    assertThat(c.incus().pool()).isEqualTo("default");
+    assertThat(c.incus().ovnUplink()).isEqualTo("fast40-uplink");
+    assertThat(c.incus().ovnRanges()).isEqualTo("10.10.40.64/26");
+    assertThat(c.sandbox().defaultTtl()).isEqualTo(Duration.ofMinutes(240));
+    assertThat(c.sandbox().maxTtl()).isEqualTo(Duration.ofMinutes(1440));
+    assertThat(c.sandbox().defaultNetworkKind()).isEqualTo("ovn");
+    assertThat(c.sandbox().pinIdentities()).isEmpty();
+    assertThat(c.imagesFile()).isEqualTo(dir.resolve("etc/images/catalog.yaml"));
+    assertThat(c.screenshots().dir()).isEqualTo(dir.resolve("etc/screenshots"));
+    assertThat(c.screenshots().listen()).isEqualTo("127.0.0.1:8081");
+    assertThat(c.screenshots().baseUrl()).isEqualTo(URI.create("http://127.0.0.1:8081"));
+    assertThat(c.lume()).isEmpty();
+    assertThat(c.incus().imageProject()).isEqualTo("default");
+    assertThat(c.network().bridgeSubnets())
+        .isEqualTo(dev.agentcompute.capabilities.model.SubnetPool.parse("10.210.0.0/16", 24));
+    assertThat(loaded.digest()).hasSize(64);
+  }
+
+  @Test
+  void ovnNorthboundEndpointResolvesLikeOtherPaths() throws IOException {
+    ServerConfig unix =
+        ConfigLoader.load(
+                write(
+                    "etc/nb.yaml",
+                    """
+        incus: {remote: local, pool: default, ovn_northbound: "unix:run/ovnnb_db.sock"}
+        screenshots: {base_url: "http://127.0.0.1:8081"}
+        """))
+            .config();
+    assertThat(unix.incus().ovnNorthbound().orElseThrow().toString())
+        .isEqualTo("unix:" + dir.resolve("etc/run/ovnnb_db.sock"));
+    ServerConfig tcp =
+        ConfigLoader.load(
+                write(
+                    "etc/nb2.yaml",
+                    """
+        incus: {remote: local, pool: default, ovn_northbound: "tcp:127.0.0.1:6641"}
+        screenshots: {base_url: "http://127.0.0.1:8081"}
+        """))
+            .config();
+    assertThat(tcp.incus().ovnNorthbound().orElseThrow().toString())
+        .isEqualTo("tcp:127.0.0.1:6641");
+  }
+
+  @Test
+  void addressRangesAreConfiguration() throws IOException {
+    ServerConfig c =
+        ConfigLoader.load(
+                write(
+                    "ranges.yaml",
+                    """
+        incus: {remote: local, pool: default, image_project: images}
+        network:
+          bridge_subnets: 10.77.0.0/20
+          protected_ranges: [192.0.2.0/24, 198.51.100.0/25]
+        screenshots: {base_url: "http://127.0.0.1:8081"}
+        """))
+            .config();
+    assertThat(c.incus().imageProject()).isEqualTo("images");
+    assertThat(c.incus().ovnNorthbound()).isEmpty();
+    assertThat(c.network().bridgeSubnets())
+        .isEqualTo(dev.agentcompute.capabilities.model.SubnetPool.parse("10.77.0.0/20", 24));
+    assertThat(c.network().protectedRanges())
+        .containsExactly(
+            dev.agentcompute.capabilities.model.Ipv4Cidr.parse("192.0.2.0/24").orElseThrow(),
+            dev.agentcompute.capabilities.model.Ipv4Cidr.parse("198.51.100.0/25").orElseThrow());
+    var compute = ComputeWiring.computeConfig(c);
+    assertThat(compute.bridgeSubnets()).isEqualTo(c.network().bridgeSubnets());
+    assertThat(compute.protectedRanges()).isEqualTo(c.network().protectedRanges());
+    assertThat(compute.imageProject()).isEqualTo("images");
+  }
+
+  @Test
+  void readsTheSpecExampleInBothFormats() throws IOException {
+    ServerConfig yaml =
+        ConfigLoader.load(
+                write(
+                    "a.yml",
+                    """
+        incus: {remote: nas01, pool: data}
+        sandbox: {default_ttl_minutes: 60, max_ttl_minutes: 120, default_network_kind: ovn, pin_identities: [omp]}
+        images_file: ../images/catalog.yaml
+        screenshots: {base_url: http://127.0.0.1:8081}
+        """))
+            .config();
+    ServerConfig toml =
+        ConfigLoader.load(
+                write(
+                    "a.toml",
+                    """
+        images_file = "../images/catalog.yaml"
+        [incus]
+        remote = "nas01"
+        pool = "data"
+        [sandbox]
+        default_ttl_minutes = 60
+        max_ttl_minutes = 120
+        default_network_kind = "ovn"
+        pin_identities = ["omp"]
+        [screenshots]
+        base_url = "http://127.0.0.1:8081"
+        """))
+            .config();
+    assertThat(toml).isEqualTo(yaml);
+    assertThat(yaml.sandbox().pinIdentities()).containsExactly("omp");
+    assertThat(yaml.sandbox().defaultTtl()).isEqualTo(Duration.ofMinutes(60));
+    assertThat(yaml.imagesFile()).isEqualTo(dir.getParent().resolve("images/catalog.yaml"));
+  }
+
+  @Test
+  void relativeCredentialAndLumePathsResolveButInlinePemStays() throws IOException {
+    ServerConfig c =
+        ConfigLoader.load(
+                write(
+                    "conf/x.yaml",
+                    """
+        incus:
+          url: https://incus.example:8443
+          client_cert: certs/client.crt
+          client_key: /abs/client.key
+          server_cert: "-----BEGIN CERTIFICATE-----\\nMIIB\\n-----END CERTIFICATE-----"
+          pool: data
+        lume:
+          host: mac01:22
+          identity_file: keys/id
+          known_hosts_file: keys/known
+          guest_known_hosts_file: keys/guest_known
+          guest_keys: {"macos/tahoe/desktop": keys/guest}
+        screenshots: {base_url: "https://shots.example/base", dir: /var/tmp/s}
+        """))
+            .config();
+    assertThat(c.incus().url()).contains(URI.create("https://incus.example:8443"));
+    assertThat(c.incus().clientCert()).contains(dir.resolve("conf/certs/client.crt").toString());
+    assertThat(c.incus().clientKey()).contains("/abs/client.key");
+    assertThat(c.incus().serverCert().orElseThrow()).startsWith("-----BEGIN CERTIFICATE-----");
+    ServerConfig.Lume lume = c.lume().orElseThrow();
+    assertThat(lume.identityFile()).isEqualTo(dir.resolve("conf/keys/id"));
+    assertThat(lume.guestKeys())
+        .containsEntry("macos/tahoe/desktop", dir.resolve("conf/keys/guest"));
+    assertThat(c.screenshots().dir()).isEqualTo(Path.of("/var/tmp/s"));
+  }
+
+  @Test
+  void unixSocketUrlIsAccepted() throws IOException {
+    ServerConfig c =
+        ConfigLoader.load(
+                write(
+                    "u.yaml",
+                    """
+        incus: {url: "unix:///run/incus/unix.socket", pool: default}
+        screenshots: {base_url: "http://localhost:1"}
+        """))
+            .config();
+    assertThat(c.incus().url()).contains(URI.create("unix:///run/incus/unix.socket"));
+  }
+
+  @Test
+  void unknownKeysAreNamed() throws IOException {
+    assertThat(failure("k.yaml", MINIMAL + "sandbox: {default_ttl: 5}\n").getMessage())
+        .isEqualTo("decode configuration: unknown key \"sandbox.default_ttl\"");
+    assertThat(failure("k2.yaml", MINIMAL + "listen: x\n").getMessage())
+        .isEqualTo("decode configuration: unknown key \"listen\"");
+    assertThat(
+            failure(
+                    "k.toml",
+                    """
+        [incus]
+        remote = "a"
+        pool = "b"
+        colour = "blue"
+        """)
+                .getMessage())
+        .startsWith("decode configuration: unknown key \"incus.colour\"");
+  }
+
+  @Test
+  void wrongTypesAndDuplicatesAreNamed() throws IOException {
+    assertThat(failure("t.yaml", MINIMAL + "sandbox: {max_ttl_minutes: lots}\n").getMessage())
+        .startsWith("decode configuration: key \"sandbox.max_ttl_minutes\" has the wrong type");
+    assertThat(failure("d.yaml", MINIMAL + "images_file: a\nimages_file: b\n").getMessage())
+        .startsWith("decode configuration: ")
+        .contains("images_file");
+  }
+
+  @Test
+  void exactlyOneYamlDocument() throws IOException {
+    assertThat(failure("two.yaml", MINIMAL + "---\nimages_file: x\n").getMessage())
+        .isEqualTo("configuration must contain exactly one YAML document");
+    assertThat(failure("none.yaml", "# only a comment\n").getMessage())
+        .isEqualTo("configuration must contain exactly one YAML document");
+  }
+
+  @Test
+  void extensionDecidesTheFormat() throws IOException {
+    assertThat(failure("c.json", "{}").getMessage())
+        .isEqualTo("configuration must be a .yaml, .yml, or .toml file");
+  }
+
+  @Test
+  void missingFileIsAnOpenError() {
+    Path missing = dir.resolve("missing.yaml");
+    assertThatThrownBy(() -> ConfigLoader.load(missing))
+        .isInstanceOf(ConfigException.class)
+        .hasMessage("open configuration: " + missing + ": no such file");
+  }
+
+  @ParameterizedTest(name = "{2}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "incus: {pool: p}                          | ''                                     | configure exactly one of incus.remote and incus.url",
+        "incus: {remote: r, url: 'https://h', pool: p} | ''                                 | configure exactly one of incus.remote and incus.url",
+        "incus: {remote: r}                        | ''                                     | incus.pool is required",
+        "incus: {remote: r, pool: p}               | 'sandbox: {default_network_kind: bridge}' | incus.host is required for bridge sandboxes",
+        "incus: {remote: r, pool: p}               | 'sandbox: {default_network_kind: vxlan}'  | sandbox.default_network_kind must be bridge or ovn",
+        "incus: {remote: r, pool: p}               | 'sandbox: {default_ttl_minutes: -1}'      | sandbox TTL minutes must be positive, representable durations with default <= maximum",
+        "incus: {remote: r, pool: p}               | 'sandbox: {default_ttl_minutes: 500, max_ttl_minutes: 400}' | sandbox TTL minutes must be positive, representable durations with default <= maximum",
+        "incus: {remote: r, pool: p}               | 'sandbox: {max_ttl_minutes: 153722868}'   | sandbox TTL minutes must be positive, representable durations with default <= maximum",
+        "incus: {remote: r, pool: p}               | 'images_file: \"\"'                        | images_file must not be empty",
+        "incus: {remote: r, pool: p}               | 'lume: {identity_file: a, known_hosts_file: b, guest_known_hosts_file: c}' | lume.host is required",
+        "incus: {remote: r, pool: p}               | 'lume: {host: m, known_hosts_file: b, guest_known_hosts_file: c}' | lume.identity_file is required",
+        "incus: {remote: r, pool: p}               | 'lume: {host: m, identity_file: a, guest_known_hosts_file: c}' | lume.known_hosts_file is required",
+        "incus: {remote: r, pool: p}               | 'lume: {host: m, identity_file: a, known_hosts_file: b}' | lume.guest_known_hosts_file is required",
+        "incus: {remote: r, pool: p}               | 'incus_extra: 1' | decode configuration: unknown key \"incus_extra\"",
+        "incus: {remote: r, pool: p, ovn_northbound: 'ssl:h:6641'} | '' | incus.ovn_northbound must be tcp:HOST:PORT or unix:PATH, got \"ssl:h:6641\"",
+        "incus: {remote: r, pool: p}               | 'network: {bridge_subnets: 10.1.2.0/25}' | network.bridge_subnets must be an IPv4 CIDR of /24 or larger, got \"10.1.2.0/25\"",
+        "incus: {remote: r, pool: p}               | 'network: {bridge_subnets: auto}' | network.bridge_subnets must be an IPv4 CIDR of /24 or larger, got \"auto\"",
+        "incus: {remote: r, pool: p}               | 'network: {protected_ranges: [10.0.0.0/8, 10.1.1.1]}' | network.protected_ranges entries must be IPv4 CIDRs, got \"10.1.1.1\"",
+      })
+  void validationMessages(String incus, String extra, String message) throws IOException {
+    String shots = "screenshots: {base_url: 'http://127.0.0.1:8081'}\n";
+    ConfigException e = failure("v.yaml", incus + "\n" + extra + "\n" + shots);
+    assertThat(e.problems()).contains(message);
+  }
+
+  @Test
+  void screenshotBaseUrlRules() throws IOException {
+    String incus = "incus: {remote: r, pool: p}\n";
+    assertThat(failure("s1.yaml", incus).problems())
+        .containsExactly("screenshots.base_url is required");
+    for (String bad :
+        new String[] {"ftp://h/", "/relative", "http://u:p@h/", "http://h/?q=1", "http://h/#f"}) {
+      assertThat(failure("s2.yaml", incus + "screenshots: {base_url: '" + bad + "'}\n").problems())
+          .containsExactly(
+              "screenshots.base_url must be an absolute http or https"
+                  + " URL without userinfo, query, or fragment");
+    }
+  }
+
+  @Test
+  void reportsEveryProblemAtOnce() throws IOException {
+    ConfigException e = failure("many.yaml", "sandbox: {default_network_kind: x}\n");
+    assertThat(e.problems())
+        .containsExactly(
+            "configure exactly one of incus.remote and incus.url",
+            "incus.pool is required",
+            "sandbox.default_network_kind must be bridge or ovn",
+            "screenshots.base_url is required");
+  }
+
+  @Test
+  void gitCommitOfTheConfigurationDirectory() throws IOException {
+    String hash = "0123456789abcdef0123456789abcdef01234567";
+    Files.createDirectories(dir.resolve("repo/.git/refs/heads"));
+    Files.writeString(dir.resolve("repo/.git/HEAD"), "ref: refs/heads/main\n");
+    Files.writeString(dir.resolve("repo/.git/refs/heads/main"), hash + "\n");
+    Path file = write("repo/deploy/agentcompute.yaml", MINIMAL);
+    assertThat(ConfigLoader.load(file).gitCommit()).contains(hash);
+
+    Files.delete(dir.resolve("repo/.git/refs/heads/main"));
+    String packed = "fedcba9876543210fedcba9876543210fedcba98";
+    Files.writeString(
+        dir.resolve("repo/.git/packed-refs"),
+        "# pack-refs with: peeled\n" + packed + " refs/heads/main\n");
+    assertThat(ConfigLoader.load(file).gitCommit()).contains(packed);
+
+    Files.writeString(dir.resolve("repo/.git/HEAD"), hash + "\n");
+    assertThat(ConfigLoader.load(file).gitCommit()).contains(hash);
+  }
+}
