@@ -6,7 +6,6 @@ import dev.agentcompute.codemode.Options;
 import dev.agentcompute.codemode.Server;
 import dev.agentcompute.codemode.authz.Policy;
 import dev.agentcompute.codemode.authz.Subject;
-import dev.agentcompute.codemode.execution.WorkerCommand;
 import java.io.DataInputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -33,14 +32,12 @@ public final class CodeModeBench {
     public static void main(String[] args) throws Exception {
         CodeMode.serveWorkerAndExit();
         int samples = args.length > 0 ? Integer.parseInt(args[0]) : 200;
-        WorkerCommand.prepareAotCache(128L << 20);
-        workerStart();
+        // Building a server trains the workers' AOT cache; its command is what the pool starts.
+        try (Server s = server(Limits.unset())) {
+            workerStart(s.workerCommand());
+        }
         for (long perWorker : new long[] {1, 100}) {
-            Limits limits = Limits.unset().with("MaxExecutionsPerWorker", Long.toString(perWorker));
-            try (Server s = CodeMode.builder(Options.builder().policy(Policy.allowAll()).limits(limits).build())
-                    .register(Capability.named("records.get", Key.class, Value.class).summary("Get one record.")
-                            .handler((ctx, subject, in) -> new Value(in.key(), in.key().length())))
-                    .build()) {
+            try (Server s = server(Limits.unset().withMaxExecutionsPerWorker(perWorker))) {
                 System.out.printf("%n== MaxExecutionsPerWorker=%d (MaxConcurrentExecutions=%d)%n", perWorker,
                         s.limits().maxConcurrentExecutions());
                 for (int i = 0; i < 20; i++) {
@@ -58,14 +55,23 @@ public final class CodeModeBench {
         }
     }
 
-    static void workerStart() throws Exception {
-        List<String> cmd = WorkerCommand.build(128L << 20);
+    static Server server(Limits limits) throws Exception {
+        return CodeMode.builder(Options.builder().policy(Policy.allowRegistered()).limits(limits).build())
+                .register(Capability.named("records.get", Key.class, Value.class).summary("Get one record.")
+                        .handler((ctx, subject, in) -> new Value(in.key(), in.key().length())))
+                .build();
+    }
+
+    static void workerStart(List<String> cmd) throws Exception {
         List<Double> wall = new ArrayList<>();
         List<Double> cpu = new ArrayList<>();
         List<Long> rss = new ArrayList<>();
         for (int i = 0; i < 12; i++) {
             long t0 = System.nanoTime();
-            Process p = WorkerCommand.start(cmd, false);
+            ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD);
+            pb.environment().clear();
+            pb.environment().put(CodeMode.WORKER_MARKER, "1");
+            Process p = pb.start();
             OutputStream out = p.getOutputStream();
             // A kept-alive trivial execution: the worker stays up afterwards, so /proc can be read.
             byte[] probe = ("{\"type\":\"exec\",\"version\":1,\"source\":\"def main():\\n    return 1\\n\","

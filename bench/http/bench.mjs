@@ -1,7 +1,8 @@
 // Latency and throughput of tools/call execute over Streamable HTTP with concurrent sessions,
 // using the official TypeScript MCP SDK client. Started by bench/http/run; prints figures only.
 //   node bench.mjs --url http://127.0.0.1:PORT/mcp [--sessions 8] [--calls 25] [--warmup 2]
-//                  [--token TOKEN] [--source 'def main(): ...']
+//                  [--token TOKEN | --tokens T1,T2,...] [--source 'def main(): ...']
+// --tokens gives session i the token i mod n (one identity, so one CodeMode subject, per session).
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import { Client } from '../../tests/clients/node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.js';
@@ -14,6 +15,8 @@ const { values: opts } = parseArgs({
     calls: { type: 'string', default: '25' },
     warmup: { type: 'string', default: '2' },
     token: { type: 'string' },
+    tokens: { type: 'string' },
+    label: { type: 'string', default: '' },
     source: { type: 'string', default: 'def main():\n    return sum([i * i for i in range(1000)])\n' },
   },
 });
@@ -22,8 +25,11 @@ const sessions = Number(opts.sessions);
 const calls = Number(opts.calls);
 const warmup = Number(opts.warmup);
 
-async function session() {
-  const headers = opts.token ? { Authorization: `Bearer ${opts.token}` } : {};
+const tokens = opts.tokens ? opts.tokens.split(',') : (opts.token ? [opts.token] : []);
+
+async function session(_, index) {
+  const token = tokens.length ? tokens[index % tokens.length] : undefined;
+  const headers = token ? { Authorization: `Bearer ${token}` } : {};
   const transport = new StreamableHTTPClientTransport(new URL(opts.url), { requestInit: { headers } });
   const client = new Client({ name: 'bench-http', version: '1.0.0' });
   await client.connect(transport);
@@ -65,7 +71,7 @@ for (const { client, transport } of clients) {
 latencies.sort((a, b) => a - b);
 const total = latencies.length;
 const f = (ms) => `${ms.toFixed(1)} ms`;
-console.log(`tools/call execute over Streamable HTTP: ${sessions} concurrent sessions x ${calls} calls (${warmup} warm-up each)`);
+console.log(`tools/call execute over Streamable HTTP${opts.label ? ` (${opts.label})` : ''}: ${sessions} concurrent sessions x ${calls} calls (${warmup} warm-up each), ${tokens.length > 1 ? `${tokens.length} identities` : 'one identity'}`);
 console.log(`  calls       ${total} (${errors} errors${firstError ? `: ${firstError}` : ''})`);
 console.log(`  wall        ${(wallMs / 1000).toFixed(2)} s`);
 console.log(`  throughput  ${(total / (wallMs / 1000)).toFixed(1)} calls/s`);

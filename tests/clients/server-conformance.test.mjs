@@ -46,7 +46,7 @@ test('MCP conformance suite passes except the expected failures', { timeout: 600
     const summary = r.stdout.slice(r.stdout.indexOf('=== SUMMARY ==='));
     if (r.status !== 0) console.error(r.error, r.stdout.slice(-3000), r.stderr.slice(-2000), server.stderr().slice(-3000));
     assert.equal(r.status, 0, `conformance failed:\n${summary}\n${r.stderr.slice(-2000)}`);
-    for (const scenario of ['server-initialize', 'ping', 'tools-list', 'logging-set-level',
+    for (const scenario of ['server-initialize', 'ping', 'tools-list', 'logging-set-level', 'resources-list',
       'server-sse-multiple-streams', 'dns-rebinding-protection']) {
       assert.match(summary, new RegExp(`✓ ${scenario}:`), `${scenario} must pass`);
     }

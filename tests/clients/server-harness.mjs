@@ -37,11 +37,12 @@ export function configDir(extraYaml = '') {
   return dir;
 }
 
-export function writeConfig(dir, extraYaml = '', pool = 'default') {
+export function writeConfig(dir, extraYaml = '', pool = 'default', sandboxExtra = '') {
   writeFileSync(join(dir, 'agentcompute.yaml'), [
     `incus: {url: "unix://${INCUS_SOCKET}", pool: ${pool}, host: none}`,
-    'sandbox: {default_network_kind: bridge, default_ttl_minutes: 30, max_ttl_minutes: 120}',
-    'screenshots: {base_url: "http://127.0.0.1:8081"}',
+    `sandbox: {default_network_kind: bridge, default_ttl_minutes: 30, max_ttl_minutes: 120${sandboxExtra}}`,
+    // An ephemeral port for stdio's screenshot listener, so parallel servers never collide.
+    'screenshots: {base_url: "http://127.0.0.1:8081", listen: "127.0.0.1:0"}',
     extraYaml,
   ].join('\n') + '\n');
   return join(dir, 'agentcompute.yaml');
@@ -70,7 +71,9 @@ export function startHttp(args, env = {}) {
   let err = '';
   let out = '';
   let started = false;
-  const exited = new Promise((done) => child.on('exit', (code, signal) => done(code ?? signal)));
+  // 'close', not 'exit': 'exit' can fire before the last stderr chunk has been read, and the
+  // tests assert the shutdown log lines right after stop() resolves.
+  const exited = new Promise((done) => child.on('close', (code, signal) => done(code ?? signal)));
   child.stdout.on('data', (d) => { out += d; });
   return new Promise((resolveStart, rejectStart) => {
     const timer = setTimeout(() => {
@@ -94,6 +97,11 @@ export function startHttp(args, env = {}) {
           base: `http://127.0.0.1:${port}`,
           stderr: () => err,
           stdout: () => out,
+          /** SIGKILL: the process dies without any shutdown (a crashed server). */
+          kill: async () => {
+            child.kill('SIGKILL');
+            return exited;
+          },
           stop: async () => {
             // Keep the event loop alive until the JVM has drained and exited.
             const keepAlive = setInterval(() => {}, 1000);

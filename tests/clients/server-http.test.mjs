@@ -3,7 +3,7 @@
 // and configuration reload as /health reports it.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync, readFileSync } from 'node:fs';
+import { writeFileSync, readFileSync, mkdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -136,7 +136,15 @@ describe('HTTP without tokens (loopback, subject development)', () => {
       const c = await compute();
       return c.generation === 2 && !c.swap_pending;
     }, 60_000, 'compute generation 2');
-    assert.match(server.stderr(), /msg="compute reconfigured" generation=2 default_ttl=PT30M max_ttl=PT1H30M/);
+    // The server logs the swap after the new generation becomes visible: wait for the line.
+    await eventually(
+      () => /msg="compute reconfigured" generation=2 default_ttl=PT30M max_ttl=PT1H30M/.test(server.stderr()),
+      10_000, 'the compute reconfigured log line');
+    // At debug level the server prints its own debug records (one per Incus call), never the
+    // HTTP client's wire log.
+    await eventually(() => /level=DEBUG msg="incus call" method=GET path=\/1\.0/.test(server.stderr()),
+      10_000, 'a debug record of ours');
+    assert.doesNotMatch(server.stderr(), /org\.apache\.hc/);
     const { client: after } = await connect(server.url);
     const ttl = await after.callTool({ name: 'execute', arguments: { source: 'def main():\n    return 1\n' } });
     assert.equal(ttl.isError ?? false, false);
@@ -275,6 +283,23 @@ describe('command line', () => {
     });
   }
 
+  test('a second server on the same screenshots.dir is refused and the first keeps its images', async () => {
+    const dir = configDir();
+    const config = join(dir, 'agentcompute.yaml');
+    const first = await startHttp(['--config', config]);
+    try {
+      const scratch = join(dir, 'screenshots', '.agentcompute-screenshots');
+      assert.ok(existsSync(scratch), 'the first server holds its scratch directory');
+      const r = runServer(['http', '--config', config, '--addr', '127.0.0.1:0']);
+      assert.equal(r.status, 1, r.stderr);
+      assert.ok(r.stderr.includes(`agentcompute-server: screenshot directory is already in use: ${join(dir, 'screenshots')}`), r.stderr);
+      assert.equal((await fetch(`${first.base}/health/live`)).status, 200);
+    } finally {
+      assert.equal(await first.stop(), 0);
+      cleanup(dir);
+    }
+  });
+
   test('a missing tokens file is an open error', () => {
     const dir = configDir();
     const r = runServer(['http', '--config', join(dir, 'agentcompute.yaml'), '--auth-tokens-file', join(dir, 'nope.json')]);
@@ -318,5 +343,72 @@ describe('command line', () => {
     const r = runServer(['--version']);
     assert.equal(r.status, 0);
     assert.match(r.stdout, /^agentcompute \S+ \(\S+\) built \S+\n$/);
+  });
+});
+
+describe('HTTP with a Rego authorization policy', () => {
+  let dir; let server;
+  const policy = (extra) => `package agentcompute.authz
+
+default allow := false
+
+allow if input.capability.id == "image.list"
+
+# A policy bug the agent must see as a policy failure, not a denial.
+allow if {
+  input.capability.id == "sandbox.list"
+  x := 1 / 0
+  x > 0
+}
+${extra}
+`;
+  before(async () => {
+    dir = configDir();
+    mkdirSync(join(dir, 'policy'));
+    writeFileSync(join(dir, 'policy', 'authz.rego'), policy(''));
+    writeConfig(dir, 'authorization: {rego: {decision: data.agentcompute.authz.allow, files: [policy/authz.rego]}}');
+    server = await startHttp(['--config', join(dir, 'agentcompute.yaml')]);
+  });
+  after(async () => {
+    await server.stop();
+    cleanup(dir);
+  });
+
+  const call = async (client, source) => client.callTool({ name: 'execute', arguments: { source } });
+  const config = async () => (await (await fetch(`${server.base}/health`)).json())
+    .checks.find((c) => c.name === 'config').data;
+
+  test('allowed, denied and failing decisions read as the agent must see them', async () => {
+    const { client } = await connect(server.url);
+    const ok = await call(client, 'def main():\n    return len(image.list()["items"]) > 0\n');
+    assert.equal(ok.isError ?? false, false, JSON.stringify(ok));
+    const denied = await call(client, 'def main():\n    return sandbox.create(name="nope")\n');
+    assert.equal(denied.isError, true);
+    assert.equal(denied.content[0].text, 'permission denied');
+    const failing = await call(client, 'def main():\n    return sandbox.list()\n');
+    assert.equal(failing.isError, true);
+    assert.equal(failing.content[0].text, 'authorization policy failure');
+    await client.close();
+    assert.match((await config()).authorization, /^sha256:[0-9a-f]{64}$/);
+  });
+
+  test('an edited policy is reloaded and a broken one never replaces the running one', async () => {
+    const first = (await config()).authorization;
+    writeFileSync(join(dir, 'policy', 'authz.rego'), policy('allow if input.capability.id == "instance.list"'));
+    const second = await eventually(async () => {
+      const c = await config();
+      return c.authorization !== first ? c.authorization : null;
+    }, 20_000, 'the new policy digest');
+    writeFileSync(join(dir, 'policy', 'authz.rego'), 'package agentcompute.authz\n\nallow if {\n');
+    const refused = await eventually(async () => {
+      const c = await config();
+      return c.rejected_digest ? c : null;
+    }, 20_000, 'the broken policy to be refused');
+    assert.equal(refused.authorization, second, 'the running policy keeps serving');
+    assert.match(refused.rejected_problems[0], /^authorization\.rego: /);
+    const { client } = await connect(server.url);
+    const ok = await call(client, 'def main():\n    return len(image.list()["items"]) > 0\n');
+    assert.equal(ok.isError ?? false, false, JSON.stringify(ok));
+    await client.close();
   });
 });
