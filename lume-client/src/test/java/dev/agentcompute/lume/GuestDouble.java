@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.sshd.server.SshServer;
 import org.apache.sshd.sftp.server.SftpSubsystemFactory;
@@ -43,9 +44,26 @@ public final class GuestDouble implements AutoCloseable {
     this.keyFile = TestKeys.writePrivate(guestKey, root.resolve("guest_key"));
     this.knownHosts = root.resolve("guest_known_hosts");
     Files.writeString(knownHosts, SEED + " " + TestKeys.publicLine(hostKey) + "\n");
-    sshd = SshDoubles.server(0, hostKey, guestKey, home, commands::add, null);
+    sshd = SshDoubles.server(0, hostKey, guestKey, home, commands::add, null, aliases());
     sshd.setSubsystemFactories(List.of(new SftpSubsystemFactory()));
     sshd.start();
+  }
+
+  /**
+   * macOS's own paths ({@link MacHost.GuestPaths#DEFAULT}, what the server uses) lead to the shims
+   * and the double's home too.
+   */
+  private PathAliases aliases() {
+    MacHost.GuestPaths real = MacHost.GuestPaths.DEFAULT;
+    MacHost.GuestPaths here = paths();
+    return new PathAliases(
+        Map.of(
+            real.home(), here.home(),
+            real.cuaDriver(), here.cuaDriver(),
+            real.launchctl(), here.launchctl(),
+            real.stat(), here.stat(),
+            real.pgrep(), here.pgrep(),
+            real.id(), here.id()));
   }
 
   /** Where the shims are, as a Mac host configuration names a guest's tools. */

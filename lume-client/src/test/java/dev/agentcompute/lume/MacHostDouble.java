@@ -56,7 +56,8 @@ public final class MacHostDouble implements AutoCloseable {
 
   /** Starts (again) on the same port. */
   public synchronized void start() throws IOException {
-    sshd = SshDoubles.server(port, hostKey, clientKey, home, commands::add, this::route);
+    sshd =
+        SshDoubles.server(port, hostKey, clientKey, home, commands::add, this::route, aliases());
     sshd.addSessionListener(
         new org.apache.sshd.common.session.SessionListener() {
           @Override
@@ -102,6 +103,17 @@ public final class MacHostDouble implements AutoCloseable {
         bin.resolve("lume").toString(),
         bin.resolve("plutil").toString(),
         bin.resolve("launchctl").toString());
+  }
+
+  /** The production tool paths ({@link MacHost.Tools#DEFAULT}) lead to the shims too. */
+  private PathAliases aliases() {
+    MacHost.Tools real = MacHost.Tools.DEFAULT;
+    MacHost.Tools shims = tools();
+    return new PathAliases(
+        java.util.Map.of(
+            real.lume(), shims.lume(),
+            real.plutil(), shims.plutil(),
+            real.launchctl(), shims.launchctl()));
   }
 
   /** A client configuration for this host and the guest double. */

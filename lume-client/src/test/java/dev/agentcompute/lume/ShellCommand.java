@@ -15,23 +15,25 @@ import org.apache.sshd.server.command.Command;
 
 /**
  * An SSH exec request run by the real {@code /bin/sh} (as OpenSSH's sshd runs it through the login
- * shell), with {@code HOME} set to the double's home and {@code PATH} limited to the system; a
+ * shell) after {@link PathAliases} put the double's shims where macOS keeps its tools, with {@code HOME} set to the double's home and {@code PATH} limited to the system; a
  * {@code signal KILL} request kills the process.
  */
 final class ShellCommand implements Command {
   private final String command;
   private final Path home;
   private final Consumer<String> record;
+  private final PathAliases aliases;
   private InputStream in;
   private OutputStream out;
   private OutputStream err;
   private ExitCallback exit;
   private volatile Process process;
 
-  ShellCommand(String command, Path home, Consumer<String> record) {
+  ShellCommand(String command, Path home, Consumer<String> record, PathAliases aliases) {
     this.command = command;
     this.home = home;
     this.record = record;
+    this.aliases = aliases;
   }
 
   @Override
@@ -58,7 +60,7 @@ final class ShellCommand implements Command {
   public void start(ChannelSession channel, Environment env) throws IOException {
     record.accept(command);
     ProcessBuilder pb =
-        new ProcessBuilder(List.of("/bin/sh", "-c", command)).directory(home.toFile());
+        new ProcessBuilder(List.of("/bin/sh", "-c", aliases.apply(command))).directory(home.toFile());
     pb.environment().clear();
     pb.environment().put("HOME", home.toString());
     pb.environment().put("PATH", "/usr/bin:/bin");

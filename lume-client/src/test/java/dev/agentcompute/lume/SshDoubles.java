@@ -33,7 +33,8 @@ final class SshDoubles {
       KeyPair acceptedKey,
       Path home,
       Consumer<String> commands,
-      Function<SshdSocketAddress, SshdSocketAddress> routes)
+      Function<SshdSocketAddress, SshdSocketAddress> routes,
+      PathAliases aliases)
       throws IOException {
     SshServer sshd = SshServer.setUpDefaultServer();
     sshd.setHost("127.0.0.1");
@@ -43,7 +44,7 @@ final class SshDoubles {
         new KeySetPublickeyAuthenticator("test", List.of(acceptedKey.getPublic())));
     sshd.setPasswordAuthenticator(null);
     sshd.setKeyboardInteractiveAuthenticator(null);
-    sshd.setCommandFactory((channel, command) -> new ShellCommand(command, home, commands));
+    sshd.setCommandFactory((channel, command) -> new ShellCommand(command, home, commands, aliases));
     if (routes != null) {
       sshd.setForwardingFilter(AcceptAllForwardingFilter.INSTANCE);
       sshd.setChannelFactories(List.of(ChannelSessionFactory.INSTANCE, routing(routes)));
