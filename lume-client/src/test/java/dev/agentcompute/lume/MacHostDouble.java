@@ -56,8 +56,7 @@ public final class MacHostDouble implements AutoCloseable {
 
   /** Starts (again) on the same port. */
   public synchronized void start() throws IOException {
-    sshd =
-        SshDoubles.server(port, hostKey, clientKey, home, commands::add, this::route, aliases());
+    sshd = SshDoubles.server(port, hostKey, clientKey, home, commands::add, this::route, aliases());
     sshd.addSessionListener(
         new org.apache.sshd.common.session.SessionListener() {
           @Override

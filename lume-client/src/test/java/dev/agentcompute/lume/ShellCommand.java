@@ -15,8 +15,9 @@ import org.apache.sshd.server.command.Command;
 
 /**
  * An SSH exec request run by the real {@code /bin/sh} (as OpenSSH's sshd runs it through the login
- * shell) after {@link PathAliases} put the double's shims where macOS keeps its tools, with {@code HOME} set to the double's home and {@code PATH} limited to the system; a
- * {@code signal KILL} request kills the process.
+ * shell) after {@link PathAliases} put the double's shims where macOS keeps its tools, with {@code
+ * HOME} set to the double's home and {@code PATH} limited to the system; a {@code signal KILL}
+ * request kills the process.
  */
 final class ShellCommand implements Command {
   private final String command;
@@ -60,7 +61,8 @@ final class ShellCommand implements Command {
   public void start(ChannelSession channel, Environment env) throws IOException {
     record.accept(command);
     ProcessBuilder pb =
-        new ProcessBuilder(List.of("/bin/sh", "-c", aliases.apply(command))).directory(home.toFile());
+        new ProcessBuilder(List.of("/bin/sh", "-c", aliases.apply(command)))
+            .directory(home.toFile());
     pb.environment().clear();
     pb.environment().put("HOME", home.toString());
     pb.environment().put("PATH", "/usr/bin:/bin");

@@ -44,7 +44,8 @@ final class SshDoubles {
         new KeySetPublickeyAuthenticator("test", List.of(acceptedKey.getPublic())));
     sshd.setPasswordAuthenticator(null);
     sshd.setKeyboardInteractiveAuthenticator(null);
-    sshd.setCommandFactory((channel, command) -> new ShellCommand(command, home, commands, aliases));
+    sshd.setCommandFactory(
+        (channel, command) -> new ShellCommand(command, home, commands, aliases));
     if (routes != null) {
       sshd.setForwardingFilter(AcceptAllForwardingFilter.INSTANCE);
       sshd.setChannelFactories(List.of(ChannelSessionFactory.INSTANCE, routing(routes)));
