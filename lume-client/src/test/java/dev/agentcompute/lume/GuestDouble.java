@@ -23,6 +23,31 @@ import org.apache.sshd.sftp.server.SftpSubsystemFactory;
 public final class GuestDouble implements AutoCloseable {
   public static final String SEED = "ac-seed-macos-tahoe-desktop";
 
+  /** The catalogue image cloned from {@link #SEED}. */
+  public static final String IMAGE = "macos/tahoe/desktop";
+
+  /**
+   * An image catalogue (the capabilities' YAML) with {@link #IMAGE}: a desktop image, so creating a
+   * guest waits for the desktop stage and the Driver (the guest shims).
+   */
+  public static final String CATALOG =
+      """
+      schema_version: 1
+      images:
+        - name: %s
+          os: macos
+          version: "26"
+          kind: vm
+          kinds: [vm]
+          desktop: true
+          description: macOS Tahoe desktop
+          seed: %s
+          cpus: 4
+          memory_mb: 8192
+          disk_gb: 100
+      """
+          .formatted(IMAGE, SEED);
+
   public final Path home;
 
   /** The guest's desktop state, which the shims read and tests change. */

@@ -33,7 +33,7 @@ import tools.jackson.databind.json.JsonMapper;
  * {@link MacHostDouble#BANNER} for what is real and what is a double).
  */
 class MacServerIT {
-  private static final String IMAGE = "macos/tahoe/desktop";
+  private static final String IMAGE = GuestDouble.IMAGE;
   private static final JacksonMcpJsonMapper JSON = new JacksonMcpJsonMapper(JsonMapper.shared());
 
   @TempDir Path dir;
@@ -51,24 +51,7 @@ class MacServerIT {
     mac.lume.addVm(GuestDouble.SEED, 4, 8L << 30, 100L << 30);
     mac.lume.bootDelayMillis = 100;
     Path catalog = dir.resolve("catalog.yaml");
-    Files.writeString(
-        catalog,
-        """
-        schema_version: 1
-        images:
-          - name: %s
-            os: macos
-            version: "26"
-            kind: vm
-            kinds: [vm]
-            desktop: true
-            description: macOS Tahoe desktop
-            seed: %s
-            cpus: 4
-            memory_mb: 8192
-            disk_gb: 100
-        """
-            .formatted(IMAGE, GuestDouble.SEED));
+    Files.writeString(catalog, GuestDouble.CATALOG);
     config = dir.resolve("agentcompute.yaml");
     Files.writeString(
         config,

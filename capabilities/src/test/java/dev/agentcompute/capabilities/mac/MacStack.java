@@ -33,25 +33,8 @@ import java.util.SplittableRandom;
  * server restart would.
  */
 final class MacStack implements AutoCloseable {
-  static final String IMAGE = "macos/tahoe/desktop";
-  static final String CATALOG =
-      """
-      schema_version: 1
-      images:
-        - name: macos/tahoe/desktop
-          os: macos
-          version: "26"
-          kind: vm
-          kinds: [vm]
-          # A desktop image: create waits for the desktop stage and the Driver (guest shims).
-          desktop: true
-          description: macOS Tahoe desktop
-          seed: %s
-          cpus: 4
-          memory_mb: 8192
-          disk_gb: 100
-      """
-          .formatted(GuestDouble.SEED);
+  static final String IMAGE = GuestDouble.IMAGE;
+  static final String CATALOG = GuestDouble.CATALOG;
   static final Subject OPERATOR = new Subject("op");
 
   final MacHostDouble mac;
