@@ -14,8 +14,6 @@ import java.util.stream.Collectors;
  * path is replaced whole (not inside a longer name or path) in one pass, longest first.
  */
 final class PathAliases {
-  static final PathAliases NONE = new PathAliases(Map.of());
-
   private final Map<String, String> targets;
   private final Pattern pattern;
 

@@ -20,6 +20,6 @@ class PathAliasesTest {
   void leavesLongerNamesAndOtherPathsAlone() {
     assertThat(aliases.apply("/usr/bin/identify /Users/lumen /usr/bin/launchctl /bin/launchctl.d"))
         .isEqualTo("/usr/bin/identify /Users/lumen /usr/bin/launchctl /bin/launchctl.d");
-    assertThat(PathAliases.NONE.apply("/usr/bin/id")).isEqualTo("/usr/bin/id");
+    assertThat(new PathAliases(Map.of()).apply("/usr/bin/id")).isEqualTo("/usr/bin/id");
   }
 }

@@ -68,7 +68,7 @@ class MacServerIT {
           guest_keys: {"%s": %s}
         """
             .formatted(
-                incusSocket(),
+                LocalStack.incusSocket(),
                 catalog,
                 mac.port(),
                 mac.identityFile(),
@@ -200,23 +200,12 @@ class MacServerIT {
     }
   }
 
-  private static Path root() {
-    return Path.of(System.getProperty("agentcompute.root", "..")).toAbsolutePath().normalize();
-  }
-
-  private static Path incusSocket() {
-    String env = System.getenv("AGENTCOMPUTE_INCUS_SOCKET");
-    return env != null && !env.isEmpty()
-        ? Path.of(env)
-        : root().resolve(".state/incus/unix.socket");
-  }
-
   private static String javaBinary() {
     return Path.of(System.getProperty("java.home"), "bin", "java").toString();
   }
 
   private static Path serverJar() {
-    try (Stream<Path> files = Files.list(root().resolve("server/target"))) {
+    try (Stream<Path> files = Files.list(LocalStack.root().resolve("server/target"))) {
       List<Path> jars =
           files
               .filter(

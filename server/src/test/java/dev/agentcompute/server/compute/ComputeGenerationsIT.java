@@ -3,6 +3,7 @@ package dev.agentcompute.server.compute;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentcompute.incus.IncusClient;
+import dev.agentcompute.server.LocalStack;
 import dev.agentcompute.server.config.CatalogueCheck;
 import dev.agentcompute.server.config.ConfigLoader;
 import dev.agentcompute.server.config.ConfigReloader;
@@ -35,20 +36,11 @@ class ComputeGenerationsIT {
   private IncusClient incus;
   private Path file;
 
-  static Path incusSocket() {
-    String env = System.getenv("AGENTCOMPUTE_INCUS_SOCKET");
-    if (env != null && !env.isEmpty()) {
-      return Path.of(env);
-    }
-    return Path.of(System.getProperty("agentcompute.root", ".."))
-        .resolve(".state/incus/unix.socket");
-  }
-
   private LoadedConfig write(int maxTtl) throws Exception {
     Files.writeString(
         file,
         "incus: {url: \"unix://"
-            + incusSocket()
+            + LocalStack.incusSocket()
             + "\", pool: default,"
             + " host: none}\nsandbox: {default_network_kind: bridge, max_ttl_minutes: "
             + maxTtl
@@ -58,12 +50,12 @@ class ComputeGenerationsIT {
 
   @BeforeEach
   void start() throws Exception {
-    Path root = Path.of(System.getProperty("agentcompute.root", ".."));
+    Path root = LocalStack.root();
     Files.createDirectories(dir.resolve("images"));
     Files.copy(root.resolve("images/catalog.yaml"), dir.resolve("images/catalog.yaml"));
     file = dir.resolve("agentcompute.yaml");
     LoadedConfig loaded = write(1440);
-    incus = IncusClient.unixSocket(incusSocket()).build();
+    incus = IncusClient.unixSocket(LocalStack.incusSocket()).build();
     generations =
         ComputeGenerations.start(
             loaded.config(),
