@@ -2,13 +2,8 @@ package dev.agentcompute.capabilities.incus;
 
 import dev.agentcompute.capabilities.model.BackendException;
 import dev.agentcompute.capabilities.model.BackendException.Kind;
-import dev.agentcompute.capabilities.model.CidrRules;
-import dev.agentcompute.capabilities.model.Errors;
-import dev.agentcompute.capabilities.model.Ipv4Cidr;
 import dev.agentcompute.capabilities.model.SandboxNetwork;
-import dev.agentcompute.capabilities.model.SubnetPool;
 import dev.agentcompute.incus.IncusException;
-import dev.agentcompute.incus.NetworkAllocation;
 import dev.agentcompute.incus.NetworkSpec;
 import dev.agentcompute.incus.Networks;
 import java.security.SecureRandom;
@@ -17,29 +12,25 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Sandbox bridge networks: default-project bridges named {@code ac<8 hex>} and tagged with their
- * sandbox and logical name. Subnets come from the configured pool; which blocks are taken is read
- * from every managed network Incus knows, so nothing is lost on restart. One lock spans reading the
- * used blocks and creating the network, so two concurrent creations never pick the same block.
+ * sandbox and logical name. Subnets come from the configured pool through {@link SubnetClaims},
+ * which reads the blocks taken from every managed network Incus knows (nothing is lost on restart)
+ * and keeps two creations, in this server or another, from keeping the same block.
  */
 final class BridgeNetworks {
   private static final int NAME_ATTEMPTS = 8;
   private static final String PHYSICAL_PREFIX = "ac";
 
   private final Networks networks;
-  private final SubnetPool pool;
-  private final String uplink;
+  private final SubnetClaims claims;
   private final SecureRandom random = new SecureRandom();
-  private final ReentrantLock allocation = new ReentrantLock();
 
   /** {@code networks} works in the default project, where sandbox bridges live. */
-  BridgeNetworks(Networks networks, SubnetPool pool, String uplink) {
+  BridgeNetworks(Networks networks, SubnetClaims claims) {
     this.networks = networks;
-    this.pool = pool;
-    this.uplink = uplink;
+    this.claims = claims;
   }
 
   /** An {@code ac<8 hex>} name no network has yet. */
@@ -73,37 +64,43 @@ final class BridgeNetworks {
       boolean dhcp,
       boolean nat,
       boolean dns) {
-    allocation.lock();
-    try {
-      String address;
-      if (cidr != null && !cidr.isEmpty()) {
-        requireUnused(cidr);
-        address = cidr;
-      } else if (dhcp || nat || dns) {
-        address =
-            pool.firstFree(usedSubnets())
-                .orElseThrow(
-                    () ->
-                        Errors.of(
-                            "no free subnet remains in the sandbox subnet pool %s", pool.pool()))
-                .toString();
-      } else {
-        address = "none";
-      }
-      Map<String, String> cfg = new LinkedHashMap<>();
-      cfg.put("ipv4.address", address);
-      cfg.put("ipv4.nat", Boolean.toString(nat));
-      cfg.put("ipv4.dhcp", Boolean.toString(dhcp));
-      cfg.put("ipv6.address", "none");
-      cfg.put("dns.mode", dns ? "managed" : "none");
-      cfg.putAll(Meta.tags(sandbox, logical));
-      NetworkSpec spec =
-          new NetworkSpec(physical, "bridge", "agentcompute " + sandbox + "/" + logical, cfg);
-      IncusRaces.retried("create bridge " + physical, () -> createOrAdopt(spec, sandbox));
-      return SandboxNetwork.of(logical, "bridge", address);
-    } finally {
-      allocation.unlock();
+    if (!(dhcp || nat || dns) && (cidr == null || cidr.isEmpty())) {
+      createBridge(sandbox, logical, physical, "none", dhcp, nat, dns);
+      return SandboxNetwork.of(logical, "bridge", "none");
     }
+    String address =
+        claims.claim(
+            cidr,
+            new SubnetClaims.Claimant("default", physical),
+            a -> {
+              createBridge(sandbox, logical, physical, a, dhcp, nat, dns);
+              return a;
+            },
+            () ->
+                IncusRaces.retried(
+                    "delete bridge " + physical,
+                    () -> IncusFailures.ignoreNotFound(() -> networks.delete(physical))));
+    return SandboxNetwork.of(logical, "bridge", address);
+  }
+
+  private void createBridge(
+      String sandbox,
+      String logical,
+      String physical,
+      String address,
+      boolean dhcp,
+      boolean nat,
+      boolean dns) {
+    Map<String, String> cfg = new LinkedHashMap<>();
+    cfg.put("ipv4.address", address);
+    cfg.put("ipv4.nat", Boolean.toString(nat));
+    cfg.put("ipv4.dhcp", Boolean.toString(dhcp));
+    cfg.put("ipv6.address", "none");
+    cfg.put("dns.mode", dns ? "managed" : "none");
+    cfg.putAll(Meta.tags(sandbox, logical));
+    NetworkSpec spec =
+        new NetworkSpec(physical, "bridge", "agentcompute " + sandbox + "/" + logical, cfg);
+    IncusRaces.retried("create bridge " + physical, () -> createOrAdopt(spec, sandbox));
   }
 
   /**
@@ -119,72 +116,6 @@ final class BridgeNetworks {
         throw e;
       }
     }
-  }
-
-  /**
-   * Runs {@code create} with {@code explicit} when given, else with the next free block of the
-   * pool, under the allocation lock (OVN networks take their subnets from the same pool as
-   * bridges).
-   */
-  <T> T withSubnet(String explicit, java.util.function.Function<String, T> create) {
-    allocation.lock();
-    try {
-      String address =
-          explicit != null && !explicit.isEmpty()
-              ? explicit
-              : pool.firstFree(usedSubnets())
-                  .orElseThrow(
-                      () ->
-                          Errors.of(
-                              "no free subnet remains in the sandbox subnet pool %s", pool.pool()))
-                  .toString();
-      return create.apply(address);
-    } finally {
-      allocation.unlock();
-    }
-  }
-
-  /**
-   * An agent's explicit subnet must not overlap any network's: a bridge's subnet is a route on the
-   * host, and another sandbox's must stay out of reach. Called under the allocation lock.
-   */
-  private void requireUnused(String cidr) {
-    Ipv4Cidr wanted =
-        Ipv4Cidr.parse(cidr).orElseThrow(() -> Errors.of("invalid cidr \"%s\"", cidr));
-    CidrRules.firstOverlap(wanted, usedSubnets())
-        .ifPresent(
-            used -> {
-              throw CidrRules.inUse(cidr, used);
-            });
-  }
-
-  /**
-   * Every IPv4 subnet in use: each managed network's, in every project, from Incus' address
-   * allocations, plus the OVN uplink's gateway subnet and routes. (Listing the networks themselves
-   * with their state takes Incus 20 s and more once 50 sandboxes exist; the allocations answer in
-   * well under a second.)
-   */
-  private List<Ipv4Cidr> usedSubnets() {
-    List<Ipv4Cidr> used = new ArrayList<>();
-    for (NetworkAllocation allocation : networks.allocations(true)) {
-      String address = allocation.address() == null ? "" : allocation.address();
-      if (address.contains("/")) {
-        Ipv4Cidr.parse(address.trim()).ifPresent(used::add);
-      }
-    }
-    try {
-      Map<String, String> cfg = networks.get(uplink).config();
-      for (String key : List.of("ipv4.gateway", "ipv4.routes", "ipv4.address")) {
-        for (String value : cfg.getOrDefault(key, "").split(",")) {
-          Ipv4Cidr.parse(value.trim()).ifPresent(used::add);
-        }
-      }
-    } catch (IncusException e) {
-      if (!IncusFailures.isNotFound(e)) {
-        throw e;
-      }
-    }
-    return used;
   }
 
   /**

@@ -50,10 +50,11 @@ public final class IncusPlatform implements AutoCloseable {
     this.config = config;
     this.northbound = northbound;
     SandboxProjects projects = new SandboxProjects(this.client, config.member());
-    BridgeNetworks bridges =
-        new BridgeNetworks(this.client.networks(), config.bridgeSubnets(), config.ovnUplink());
+    SubnetClaims claims =
+        new SubnetClaims(this.client.networks(), config.bridgeSubnets(), config.ovnUplink());
+    BridgeNetworks bridges = new BridgeNetworks(this.client.networks(), claims);
     OvnAcls acls = new OvnAcls(config.protectedRanges());
-    OvnNetworks ovn = new OvnNetworks(this.client, config.ovnUplink(), acls, bridges);
+    OvnNetworks ovn = new OvnNetworks(this.client, config.ovnUplink(), acls, claims);
     NetworkNames names = new NetworkNames(projects, ovn);
     InstanceReader reader = new InstanceReader(this.client, names);
     this.platform =

@@ -27,9 +27,9 @@ final class OvnNetworks {
   private final IncusClient client;
   private final String uplink;
   private final OvnAcls acls;
-  private final BridgeNetworks subnets;
+  private final SubnetClaims subnets;
 
-  OvnNetworks(IncusClient client, String uplink, OvnAcls acls, BridgeNetworks subnets) {
+  OvnNetworks(IncusClient client, String uplink, OvnAcls acls, SubnetClaims subnets) {
     this.client = client;
     this.uplink = uplink;
     this.acls = acls;
@@ -70,8 +70,7 @@ final class OvnNetworks {
     }
     acls.ensure(project, sandbox, spec.name());
     try {
-      return subnets.withSubnet(
-          routerAddress,
+      java.util.function.Function<String, SandboxNetwork> build =
           address -> {
             project
                 .networks()
@@ -82,7 +81,16 @@ final class OvnNetworks {
                         "agentcompute " + sandbox + "/" + spec.name(),
                         config(sandbox, spec, address)));
             return SandboxNetwork.of(spec.name(), "ovn", address);
-          });
+          };
+      // An agent's own OVN subnet lives only inside the sandbox's fabric: it may repeat another's.
+      if (!routerAddress.isEmpty()) {
+        return build.apply(routerAddress);
+      }
+      return subnets.claim(
+          null,
+          new SubnetClaims.Claimant(Meta.project(sandbox), spec.name()),
+          build,
+          () -> IncusFailures.ignoreNotFound(() -> project.networks().delete(spec.name())));
     } catch (RuntimeException e) {
       // No orphan agent ACL; if the network was created after all, the ACL is in use and stays.
       try {

@@ -2,6 +2,7 @@ package dev.agentcompute.capabilities.model;
 
 import java.util.Collection;
 import java.util.Optional;
+import java.util.random.RandomGenerator;
 
 /**
  * The pool that sandbox bridge networks take their subnets from: {@code pool} carved into blocks of
@@ -38,15 +39,39 @@ public record SubnetPool(Ipv4Cidr pool, int blockPrefix) {
    * overlaps a subnet in {@code used}.
    */
   public Optional<Ipv4Cidr> firstFree(Collection<Ipv4Cidr> used) {
-    long blocks = 1L << (blockPrefix - pool.prefix());
-    long blockSize = 1L << (32 - blockPrefix);
-    for (long i = 0; i < blocks; i++) {
-      Ipv4Cidr block =
-          new Ipv4Cidr((int) (Integer.toUnsignedLong(pool.address()) + i * blockSize), blockPrefix);
+    for (long i = 0; i < blocks(); i++) {
+      Ipv4Cidr block = block(i);
       if (used.stream().noneMatch(block::overlaps)) {
         return Optional.of(block.host(1));
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * A free block chosen at random, as its gateway address: what a server picks after another took
+   * the block it chose, so that the two part. Falls back to {@link #firstFree} when random probes
+   * find nothing (a nearly full pool).
+   */
+  public Optional<Ipv4Cidr> randomFree(Collection<Ipv4Cidr> used, RandomGenerator random) {
+    for (int probe = 0; probe < RANDOM_PROBES; probe++) {
+      Ipv4Cidr block = block(random.nextLong(blocks()));
+      if (used.stream().noneMatch(block::overlaps)) {
+        return Optional.of(block.host(1));
+      }
+    }
+    return firstFree(used);
+  }
+
+  private static final int RANDOM_PROBES = 64;
+
+  private long blocks() {
+    return 1L << (blockPrefix - pool.prefix());
+  }
+
+  private Ipv4Cidr block(long index) {
+    long blockSize = 1L << (32 - blockPrefix);
+    return new Ipv4Cidr(
+        (int) (Integer.toUnsignedLong(pool.address()) + index * blockSize), blockPrefix);
   }
 }

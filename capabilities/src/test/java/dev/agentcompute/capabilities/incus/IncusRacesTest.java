@@ -40,6 +40,18 @@ class IncusRacesTest {
     assertThat(calls).hasValue(3);
   }
 
+  /** The texts Incus gave in each race seen here contain exactly one signature each. */
+  @Test
+  void everySeenRaceTextHasItsSignature() {
+    String vanishedBridge =
+        "DELETE /1.0/networks/ac952ed19c: Failed to run: ip link delete dev ac952ed19c: exit status"
+            + " 1 (Cannot find device \"ac952ed19c\")";
+    for (String text : java.util.List.of(RACE, vanishedBridge, "database is locked")) {
+      assertThat(IncusRaces.SIGNATURES.stream().filter(text::contains)).hasSize(1);
+    }
+    assertThat(IncusRaces.SIGNATURES.stream().filter("network is in use"::contains)).isEmpty();
+  }
+
   @Test
   void onlyIncusFailuresWithAKnownRaceSignatureCountAsRaces() {
     assertThat(IncusRaces.isRace(new IllegalStateException(RACE))).isFalse();

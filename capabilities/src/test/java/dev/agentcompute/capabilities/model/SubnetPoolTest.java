@@ -59,6 +59,32 @@ class SubnetPoolTest {
   }
 
   @Test
+  void aRandomFreeBlockIsFreeSpreadsOverThePoolAndFindsTheLastOne() {
+    SubnetPool pool = SubnetPool.parse("10.211.0.0/20", 24);
+    java.util.Random random = new java.util.Random(7);
+    List<Ipv4Cidr> used = List.of(cidr("10.211.0.1/24"), cidr("10.211.5.1/24"));
+    java.util.Set<Ipv4Cidr> seen = new java.util.HashSet<>();
+    for (int i = 0; i < 200; i++) {
+      Ipv4Cidr block = pool.randomFree(used, random).orElseThrow();
+      assertThat(used).noneMatch(block::overlaps);
+      assertThat(block.prefix()).isEqualTo(24);
+      seen.add(block);
+    }
+    assertThat(seen).hasSize(14);
+
+    List<Ipv4Cidr> allButOne = new ArrayList<>();
+    for (int i = 0; i < 16; i++) {
+      if (i != 11) {
+        allButOne.add(cidr("10.211." + i + ".1/24"));
+      }
+    }
+    // Random probes may all miss the one free block; the fallback still finds it.
+    assertThat(pool.randomFree(allButOne, random)).contains(cidr("10.211.11.1/24"));
+    allButOne.add(cidr("10.211.11.1/24"));
+    assertThat(pool.randomFree(allButOne, random)).isEmpty();
+  }
+
+  @Test
   void blockMustFitThePool() {
     assertThatThrownBy(() -> SubnetPool.parse("10.211.0.0/24", 16))
         .isInstanceOf(IllegalArgumentException.class);
