@@ -6,7 +6,7 @@ import java.util.Arrays;
 /**
  * Keeps the first {@code limit} bytes written to it and counts (but drops) the rest. Thread-safe.
  */
-final class BoundedCapture {
+final class BoundedCapture implements ExecSocket.Sink {
 
   private final byte[] kept;
   private int size;
@@ -16,7 +16,8 @@ final class BoundedCapture {
     this.kept = new byte[limit];
   }
 
-  synchronized void write(ByteBuffer data) {
+  @Override
+  public synchronized void write(ByteBuffer data) {
     int length = data.remaining();
     total += length;
     int room = kept.length - size;

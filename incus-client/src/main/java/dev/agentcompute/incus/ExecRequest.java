@@ -7,7 +7,9 @@ import java.util.Map;
 /**
  * A command to run in an instance. {@code stdin} is sent then closed (empty = immediate EOF);
  * {@code deadline} bounds the whole call: when it passes the command is killed (signal 9) and the
- * result says {@code timedOut}. {@code user} is a uid (null = root); {@code cwd} may be null.
+ * result says {@code timedOut}. {@code user} is a uid (null = root); {@code cwd} may be null. For
+ * {@link Instances#openExec} stdin is only written first (the stream stays open) and the deadline
+ * bounds the stream's life.
  */
 public record ExecRequest(
     List<String> command,

@@ -12,18 +12,27 @@ import org.java_websocket.handshake.ServerHandshake;
 
 /**
  * One of the four exec websockets (control, stdin, stdout, stderr). Output sockets feed a {@link
- * BoundedCapture}; the others ignore what they receive.
+ * Sink} (a {@link BoundedCapture}, or the {@link StreamPipe} of an attached stream); the others
+ * ignore what they receive.
  */
 final class ExecSocket extends WebSocketClient {
 
-  private final BoundedCapture sink;
+  /** Where an output socket's bytes go. Called on the socket's read thread. */
+  interface Sink {
+    void write(ByteBuffer data);
+
+    /** The socket closed: nothing more will be written. */
+    default void end() {}
+  }
+
+  private final Sink sink;
   private final boolean verifyHostname;
   private final CountDownLatch opened = new CountDownLatch(1);
   private final CountDownLatch closed = new CountDownLatch(1);
   private volatile Exception failure;
   private volatile boolean handshakeDone;
 
-  ExecSocket(URI uri, SocketFactory sockets, boolean verifyHostname, BoundedCapture sink) {
+  ExecSocket(URI uri, SocketFactory sockets, boolean verifyHostname, Sink sink) {
     super(uri);
     this.sink = sink;
     this.verifyHostname = verifyHostname;
@@ -62,6 +71,9 @@ final class ExecSocket extends WebSocketClient {
 
   @Override
   public void onClose(int code, String reason, boolean remote) {
+    if (sink != null) {
+      sink.end();
+    }
     closed.countDown();
     opened.countDown();
   }

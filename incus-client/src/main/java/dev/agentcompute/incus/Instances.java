@@ -118,6 +118,16 @@ public final class Instances {
     return new ExecSession(rest, scope, name, request).run();
   }
 
+  /**
+   * Starts a command and returns at once with its streams attached ({@link ExecStream}), for a
+   * protocol spoken over its stdin and stdout. {@code request}'s stdin, if any, is written first
+   * and its deadline bounds the stream's whole life: the command is killed when it passes. Close
+   * the stream when done.
+   */
+  public ExecStream openExec(String name, ExecRequest request) {
+    return ExecStream.open(rest, scope, name, request);
+  }
+
   static String path(String name) {
     return "/1.0/instances/" + Scope.segment(name);
   }

@@ -3,8 +3,15 @@ package dev.agentcompute.incus;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -12,7 +19,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** Exec over the Unix socket websockets against one running busybox container. */
+/**
+ * Exec over the Unix socket websockets against one running busybox container: commands run to
+ * completion ({@code exec}) and commands kept attached ({@code openExec}).
+ */
 class ExecIT {
 
   private static IncusClient client;
@@ -195,6 +205,108 @@ class ExecIT {
   void execInAMissingInstanceIsNotFound() {
     assertThatThrownBy(
             () -> scoped.instances().exec("absent", ExecRequest.of(Duration.ofSeconds(5), "true")))
+        .isInstanceOf(IncusException.NotFound.class);
+  }
+
+  // ---- attached streams (openExec) ------------------------------------------------------------
+
+  private static ExecStream attach(Duration deadline, String... command) {
+    return scoped
+        .instances()
+        .openExec(
+            INSTANCE, new ExecRequest(List.of(command), Map.of(), null, null, null, deadline));
+  }
+
+  private static BufferedReader lines(InputStream in) {
+    return new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+  }
+
+  private static void writeLine(OutputStream out, String line) throws IOException {
+    out.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+    out.flush();
+  }
+
+  @Test
+  void anAttachedCommandAnswersEachLineBeforeTheNextIsWritten() throws Exception {
+    try (ExecStream cat = attach(Duration.ofSeconds(60), "cat")) {
+      BufferedReader out = lines(cat.stdout());
+      for (int i = 1; i <= 3; i++) {
+        writeLine(cat.stdin(), "line " + i);
+        assertThat(out.readLine()).isEqualTo("line " + i);
+      }
+      cat.stdin().close();
+      assertThat(out.readLine()).as("cat's stdout ends with its input").isNull();
+      assertThat(cat.awaitExit(Duration.ofSeconds(10))).isZero();
+    }
+  }
+
+  @Test
+  void anAttachedCommandsExitCodeAndStderrComeBack() throws Exception {
+    try (ExecStream reader =
+        attach(Duration.ofSeconds(60), "sh", "-c", "read x; echo \"got $x\" >&2; exit 5")) {
+      writeLine(reader.stdin(), "hello");
+      assertThat(reader.stdout().read()).isEqualTo(-1);
+      assertThat(reader.awaitExit(Duration.ofSeconds(10))).isEqualTo(5);
+      waitUntil(() -> reader.stderr().length > 0, Duration.ofSeconds(5));
+      assertThat(new String(reader.stderr(), StandardCharsets.UTF_8)).isEqualTo("got hello\n");
+    }
+  }
+
+  @Test
+  void moreOutputThanTheBufferArrivesWholeAtTheReadersPace() throws Exception {
+    try (ExecStream dd =
+        attach(
+            Duration.ofSeconds(60),
+            "sh",
+            "-c",
+            "dd if=/dev/zero bs=1048576 count=3 2>/dev/null; echo end")) {
+      Thread.sleep(1000); // the command is held back by the full buffer meanwhile
+      long total = 0;
+      byte[] buffer = new byte[8192];
+      for (int n = dd.stdout().read(buffer); n >= 0; n = dd.stdout().read(buffer)) {
+        total += n;
+      }
+      assertThat(total).isEqualTo(3 * 1048576L + "end\n".length());
+      assertThat(dd.awaitExit(Duration.ofSeconds(10))).isZero();
+    }
+  }
+
+  @Test
+  void closingAnAttachedStreamKillsTheCommandAndLeavesNoWebsocketOpen() {
+    String marker = "sleep 6543";
+    ExecStream sleeper = attach(Duration.ofSeconds(60), "sh", "-c", "exec " + marker);
+    waitUntil(() -> processList().contains(marker), Duration.ofSeconds(10));
+    assertThat(processList()).contains(marker);
+    sleeper.close();
+    assertThat(sleeper.awaitExit(Duration.ofSeconds(10))).isEqualTo(137);
+    assertThatThrownBy(() -> sleeper.stdin().write(1)).isInstanceOf(IOException.class);
+    waitUntil(() -> !processList().contains(marker), Duration.ofSeconds(5));
+    assertThat(processList()).doesNotContain(marker);
+    waitUntil(() -> webSocketThreads() == 0, Duration.ofSeconds(6));
+    assertThat(webSocketThreads()).isZero();
+  }
+
+  @Test
+  void anAttachedStreamIsClosedAtItsDeadline() throws Exception {
+    String marker = "sleep 7654";
+    long start = System.nanoTime();
+    try (ExecStream sleeper =
+        attach(Duration.ofSeconds(2), "sh", "-c", "echo started; exec " + marker)) {
+      BufferedReader out = lines(sleeper.stdout());
+      assertThat(out.readLine()).isEqualTo("started");
+      assertThatThrownBy(out::readLine).isInstanceOf(IOException.class);
+      assertThat(Duration.ofNanos(System.nanoTime() - start))
+          .isLessThan(Duration.ofSeconds(2 + 5 + 2));
+      assertThat(sleeper.awaitExit(Duration.ofSeconds(10))).isEqualTo(137);
+    }
+    assertThat(processList()).doesNotContain(marker);
+  }
+
+  @Test
+  void attachingInAMissingInstanceIsNotFound() {
+    assertThatThrownBy(
+            () ->
+                scoped.instances().openExec("absent", ExecRequest.of(Duration.ofSeconds(5), "cat")))
         .isInstanceOf(IncusException.NotFound.class);
   }
 
