@@ -155,10 +155,12 @@ public final class ComputeRuntime implements AutoCloseable {
     return ComputeCapabilities.definitions(compute);
   }
 
-  /** Stops the reaper and releases what this runtime owns. */
+  /** Stops the reaper, ends the desktop sessions and releases what this runtime owns. */
   @Override
   public void close() {
     reaper.close();
+    // Before the platforms' clients close: the sessions' streams run over them.
+    compute.desktop().close();
     List<Exception> failures = new ArrayList<>();
     for (AutoCloseable resource : owned) {
       try {

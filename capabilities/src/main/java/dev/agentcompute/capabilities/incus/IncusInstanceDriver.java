@@ -6,6 +6,7 @@ import dev.agentcompute.capabilities.model.BackendException.Kind;
 import dev.agentcompute.capabilities.model.Cancellation;
 import dev.agentcompute.capabilities.model.CommandRequest;
 import dev.agentcompute.capabilities.model.CommandResult;
+import dev.agentcompute.capabilities.model.CommandStream;
 import dev.agentcompute.capabilities.model.ComputeLimits;
 import dev.agentcompute.capabilities.model.Errors;
 import dev.agentcompute.capabilities.model.GuestOs;
@@ -322,15 +323,8 @@ final class IncusInstanceDriver implements InstanceDriver {
     dev.agentcompute.incus.ExecResult result;
     try {
       result = reader.in(sandbox).instances().exec(name, call);
-    } catch (IncusException.Cancelled e) {
-      throw Cancellation.canceled(e);
-    } catch (IncusException.NotFound e) {
-      throw Errors.instanceNotFound(name, sandbox.name());
     } catch (IncusException e) {
-      throw new BackendException(
-          e instanceof IncusException.Unavailable ? Kind.UNAVAILABLE : Kind.FAILED,
-          "exec in " + name + ": " + e.getMessage(),
-          e);
+      throw execFailure(sandbox, name, e);
     }
     boolean timedOut = result.timedOut() && request.timeout() != null;
     return new CommandResult(
@@ -340,6 +334,62 @@ final class IncusInstanceDriver implements InstanceDriver {
         result.stdoutTruncated(),
         result.stderrTruncated(),
         timedOut);
+  }
+
+  private static RuntimeException execFailure(Sandbox sandbox, String name, IncusException e) {
+    return switch (e) {
+      case IncusException.Cancelled c -> Cancellation.canceled(c);
+      case IncusException.NotFound n -> Errors.instanceNotFound(name, sandbox.name());
+      default ->
+          new BackendException(
+              e instanceof IncusException.Unavailable ? Kind.UNAVAILABLE : Kind.FAILED,
+              "exec in " + name + ": " + e.getMessage(),
+              e);
+    };
+  }
+
+  /**
+   * The command over attached exec websockets (incus-client's {@code openExec}); it lives until
+   * closed, the instance stops, or a day has passed.
+   */
+  @Override
+  public CommandStream openStream(Sandbox sandbox, String name, CommandRequest request) {
+    dev.agentcompute.incus.ExecRequest call =
+        new dev.agentcompute.incus.ExecRequest(
+            request.argv(),
+            request.env(),
+            request.cwd() == null || request.cwd().isEmpty() ? null : request.cwd(),
+            request.uid() >= 0 ? request.uid() : null,
+            new byte[0],
+            NO_EXEC_DEADLINE);
+    try {
+      return new IncusCommandStream(reader.in(sandbox).instances().openExec(name, call));
+    } catch (IncusException e) {
+      throw execFailure(sandbox, name, e);
+    }
+  }
+
+  @Override
+  public Optional<byte[]> readFileIfPresent(Sandbox sandbox, String name, String path, int limit) {
+    BoundedFileContent file;
+    try {
+      file = reader.in(sandbox).files().read(name, path, limit + 1L);
+    } catch (IncusException e) {
+      if (IncusFailures.isNotFound(e)) {
+        return Optional.empty();
+      }
+      throw e;
+    }
+    if (!file.isRegularFile()) {
+      throw Errors.of(
+          "path is not a regular file on instance \"%s\" in sandbox \"%s\"", name, sandbox.name());
+    }
+    return Optional.of(file.content());
+  }
+
+  @Override
+  public void deleteFile(Sandbox sandbox, String name, String path) {
+    IncusFailures.ignoreNotFound(() -> reader.in(sandbox).files().delete(name, path));
   }
 
   /**

@@ -2,6 +2,8 @@ package dev.agentcompute.capabilities.platform;
 
 import dev.agentcompute.capabilities.model.CommandRequest;
 import dev.agentcompute.capabilities.model.CommandResult;
+import dev.agentcompute.capabilities.model.CommandStream;
+import dev.agentcompute.capabilities.model.Errors;
 import dev.agentcompute.capabilities.model.InstanceAction;
 import dev.agentcompute.capabilities.model.InstancePlan;
 import dev.agentcompute.capabilities.model.Sandbox;
@@ -50,6 +52,30 @@ public interface InstanceDriver {
   byte[] readFile(Sandbox sandbox, String name, String path, int limit);
 
   void writeFile(Sandbox sandbox, String name, String path, byte[] content, Integer mode);
+
+  /*
+   * What the Windows desktop needs (spec §2.8): its Driver proxy kept attached, and the screenshot
+   * files it writes read and removed through the file API. Windows guests exist only where these
+   * are implemented (Incus); other platforms refuse them.
+   */
+
+  /**
+   * Starts a command kept attached ({@link CommandStream}); of {@code request} only argv, env, cwd
+   * and uid apply.
+   */
+  default CommandStream openStream(Sandbox sandbox, String name, CommandRequest request) {
+    throw Errors.unsupportedOn(sandbox.platform());
+  }
+
+  /** Like {@link #readFile}, but empty when nothing is at {@code path}. */
+  default Optional<byte[]> readFileIfPresent(Sandbox sandbox, String name, String path, int limit) {
+    throw Errors.unsupportedOn(sandbox.platform());
+  }
+
+  /** Deletes a file; nothing at {@code path} is no error. */
+  default void deleteFile(Sandbox sandbox, String name, String path) {
+    throw Errors.unsupportedOn(sandbox.platform());
+  }
 
   /** Where the Cua Driver CLI lives in this platform's guests (spec §2.8). */
   default String cuaDriverPath() {

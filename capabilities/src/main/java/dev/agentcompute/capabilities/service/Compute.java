@@ -46,9 +46,12 @@ public record Compute(
       Optional<ScreenshotStore> screenshots) {
     SandboxAccess access = new SandboxAccess(router, clock);
     ImageService images = new ImageService(access, catalog);
-    InstanceService instances = new InstanceService(access, images);
+    // One set of Windows Driver sessions, shared by desktop.* and the desktop wait.
+    WindowsDriver windows = new WindowsDriver(router);
+    InstanceService instances = new InstanceService(access, images, windows);
     SandboxService sandboxes = new SandboxService(access, config, random);
     screenshots.ifPresent(store -> sandboxes.onDeleted(store::purge));
+    sandboxes.onDeleted(windows::forget);
     return new Compute(
         access,
         sandboxes,
@@ -58,7 +61,7 @@ public record Compute(
         new NetworkService(access, instances, config),
         new ImpairmentService(access, instances),
         config,
-        new DesktopService(access, instances, images, screenshots));
+        new DesktopService(access, instances, images, windows, screenshots));
   }
 
   public PlatformRouter router() {

@@ -15,28 +15,33 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * desktop.* (spec §2.8): the Cua Driver in a guest, reached through the platform's exec and file
- * ports, and screenshots published to the {@link ScreenshotStore} (agents get URLs, never image
- * bytes). No gate and no expiry check: like exec, these only read or drive a running guest.
+ * desktop.* (spec §2.8): the Cua Driver in a guest, its CLI run through the platform's exec and
+ * file ports ({@link DesktopDriver}; Linux and macOS) or its MCP proxy kept attached ({@link
+ * WindowsDriver}; Windows), and screenshots published to the {@link ScreenshotStore} (agents get
+ * URLs, never image bytes). No gate and no expiry check: like exec, these only read or drive a
+ * running guest. Closing it ends the Windows Driver sessions.
  */
-public final class DesktopService {
+public final class DesktopService implements AutoCloseable {
   private static final int VNC_PORT = 5900;
 
   private final SandboxAccess access;
   private final InstanceService instances;
   private final ImageService images;
   private final DesktopDriver driver;
+  private final WindowsDriver windows;
   private final Optional<ScreenshotStore> store;
 
-  public DesktopService(
+  DesktopService(
       SandboxAccess access,
       InstanceService instances,
       ImageService images,
+      WindowsDriver windows,
       Optional<ScreenshotStore> store) {
     this.access = access;
     this.instances = instances;
     this.images = images;
     this.driver = new DesktopDriver(access.router());
+    this.windows = windows;
     this.store = store;
   }
 
@@ -74,6 +79,17 @@ public final class DesktopService {
   public Info info(String sandboxName, String name) {
     Target t = target(sandboxName, name);
     String vnc = vnc(t.sandbox(), t.instance());
+    if (t.family() == GuestOs.WINDOWS) {
+      Optional<WindowsDriver.Handshake> handshake =
+          t.instance().isRunning()
+              ? windows.handshake(t.sandbox(), t.instance())
+              : Optional.empty();
+      if (handshake.isEmpty()) {
+        return new Info(false, t.os(), "", List.of(), vnc);
+      }
+      boolean ready = windows.ready(t.sandbox(), t.instance());
+      return new Info(ready, t.os(), handshake.get().version(), handshake.get().tools(), vnc);
+    }
     if (!t.instance().isRunning() || !driver.status(t.sandbox(), t.instance(), t.family())) {
       return new Info(false, t.os(), "", List.of(), vnc);
     }
@@ -98,6 +114,9 @@ public final class DesktopService {
   /** True when the daemon answers in the guest's graphical session (and, on macOS, is allowed). */
   public boolean enable(String sandboxName, String name) {
     Target t = running(sandboxName, name);
+    if (t.family() == GuestOs.WINDOWS) {
+      return windows.ready(t.sandbox(), t.instance());
+    }
     if (!driver.status(t.sandbox(), t.instance(), t.family())) {
       return false;
     }
@@ -122,22 +141,28 @@ public final class DesktopService {
     }
     ObjectNode json = DriverResults.requireObject(args == null || args.isEmpty() ? "{}" : args);
     Target t = running(sandboxName, name);
+    if (t.family() == GuestOs.WINDOWS) {
+      WindowsDriver.Reply reply = windows.call(t.sandbox(), t.instance(), tool, json);
+      DriverResults.Outcome outcome = DriverResults.mcp(tool, reply.result());
+      return new Called(
+          outcome.ok(), outcome.summary(), outcome.result(), publishedUrl(t, reply.png()));
+    }
     DesktopDriver.Output out =
         driver.call(t.sandbox(), t.instance(), t.family(), tool, DriverResults.compact(json));
-    String url =
-        out.png().length > 0 ? storeOrFail().url(publish(t, out.png()).id()).toString() : "";
+    String url = publishedUrl(t, out.png());
     if (out.exitCode() != 0) {
       String why = DesktopDriver.firstLine(out.stderr());
       return new Called(
           false, why.isEmpty() ? "Driver exited with status " + out.exitCode() : why, "", url);
     }
-    Optional<ObjectNode> structured = DriverResults.object(out.stdout());
-    if (structured.isPresent()) {
-      ObjectNode result = (ObjectNode) DriverResults.strip(structured.get());
-      return new Called(true, summary(tool, result), DriverResults.compact(result), url);
-    }
-    String text = new String(out.stdout(), StandardCharsets.UTF_8).strip();
-    return new Called(false, DesktopDriver.firstLine(text), text, url);
+    DriverResults.Outcome outcome =
+        DriverResults.text(tool, new String(out.stdout(), StandardCharsets.UTF_8).strip());
+    return new Called(outcome.ok(), outcome.summary(), outcome.result(), url);
+  }
+
+  /** The URL of {@code png} once published; "" when the tool wrote none. */
+  private String publishedUrl(Target t, byte[] png) {
+    return png.length > 0 ? storeOrFail().url(publish(t, png).id()).toString() : "";
   }
 
   public Shot screenshot(
@@ -153,6 +178,9 @@ public final class DesktopService {
     }
     Target t = running(sandboxName, name);
     String tool = pid == null ? "get_desktop_state" : "get_window_state";
+    if (t.family() == GuestOs.WINDOWS) {
+      return windowsScreenshot(t, tool, pid, windowId, maxDimension);
+    }
     String args = pid == null ? "{}" : "{\"pid\":" + pid + ",\"window_id\":" + windowId + "}";
     DesktopDriver.Output out = driver.call(t.sandbox(), t.instance(), t.family(), tool, args);
     if (out.exitCode() != 0 || out.png().length == 0) {
@@ -162,19 +190,69 @@ public final class DesktopService {
               : DesktopDriver.firstLine(new String(out.stdout(), StandardCharsets.UTF_8));
       throw Errors.of("Driver returned no screenshot: %s", why.isEmpty() ? "no image" : why);
     }
-    ScreenshotStore.Size original = ScreenshotStore.size(out.png());
-    PngScaling.Png fitted =
-        PngScaling.fit(
-            out.png(),
-            original.width(),
-            original.height(),
-            (int) Math.min(Integer.MAX_VALUE, maxDimension));
-    ScreenshotStore.Screenshot published = publish(t, fitted.bytes());
+    int originalWidth = ScreenshotStore.size(out.png()).width();
+    ScreenshotStore.Screenshot published = publishFitted(t, out.png(), maxDimension);
     double driverWidth =
         DriverResults.object(out.stdout())
             .map(o -> o.path("screenshot_width").asDouble(0))
             .filter(w -> w > 0)
-            .orElse((double) original.width());
+            .orElse((double) originalWidth);
+    return shot(published, driverWidth);
+  }
+
+  /**
+   * The Windows screenshot, as the original takes it: the tool's arguments as its Go code sends
+   * them, success and a JSON object required of the answer, the Driver's coordinate width from
+   * {@code screen_width} (or the window's {@code window_bounds.width}), and the PNG it wrote.
+   */
+  private Shot windowsScreenshot(
+      Target t, String tool, Long pid, Long windowId, long maxDimension) {
+    String args =
+        pid == null
+            ? "{}"
+            : "{\"pid\":"
+                + pid
+                + ",\"window_id\":"
+                + windowId
+                + ",\"include_accessibility_tree\":false"
+                + (maxDimension > 0 ? ",\"max_dimension\":" + maxDimension : "")
+                + "}";
+    WindowsDriver.Reply reply =
+        windows.call(t.sandbox(), t.instance(), tool, DriverResults.requireObject(args));
+    DriverResults.Outcome outcome = DriverResults.mcp(tool, reply.result());
+    if (!outcome.ok()) {
+      throw Errors.of(
+          "%s", outcome.summary().isEmpty() ? "Driver screenshot failed" : outcome.summary());
+    }
+    ObjectNode metadata =
+        DriverResults.object(outcome.result().getBytes(StandardCharsets.UTF_8))
+            .orElseThrow(() -> Errors.of("Driver screenshot metadata is not JSON"));
+    double driverWidth =
+        (pid == null ? metadata.path("screen_width") : metadata.path("window_bounds").path("width"))
+            .asDouble(0);
+    if (!(driverWidth > 0)) {
+      throw Errors.of("Driver screenshot omitted its coordinate width");
+    }
+    if (reply.png().length == 0) {
+      throw Errors.of("Driver did not write a screenshot");
+    }
+    return shot(publishFitted(t, reply.png(), maxDimension), driverWidth);
+  }
+
+  /** {@code png} shrunk to {@code maxDimension} (0: as captured), published. */
+  private ScreenshotStore.Screenshot publishFitted(Target t, byte[] png, long maxDimension) {
+    ScreenshotStore.Size original = ScreenshotStore.size(png);
+    PngScaling.Png fitted =
+        PngScaling.fit(
+            png,
+            original.width(),
+            original.height(),
+            (int) Math.min(Integer.MAX_VALUE, maxDimension));
+    return publish(t, fitted.bytes());
+  }
+
+  /** The published screenshot; its scale maps its pixels to the Driver's coordinates. */
+  private Shot shot(ScreenshotStore.Screenshot published, double driverWidth) {
     return new Shot(
         storeOrFail().url(published.id()).toString(),
         published.width(),
@@ -188,17 +266,14 @@ public final class DesktopService {
         .publish(sandbox.name(), sandbox.pinned() ? null : sandbox.expiresAt(), png);
   }
 
-  private ScreenshotStore storeOrFail() {
-    return store.orElseThrow(() -> Errors.of("screenshots are not configured on this server"));
+  /** Ends the Windows Driver sessions. */
+  @Override
+  public void close() {
+    windows.close();
   }
 
-  private static String summary(String tool, ObjectNode result) {
-    for (String field : List.of("summary", "message", "status")) {
-      if (result.path(field).isString()) {
-        return DesktopDriver.firstLine(result.path(field).asString());
-      }
-    }
-    return tool + " returned " + result.size() + " fields";
+  private ScreenshotStore storeOrFail() {
+    return store.orElseThrow(() -> Errors.of("screenshots are not configured on this server"));
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.agentcompute.capabilities.service;
 
 import dev.agentcompute.capabilities.model.Errors;
+import io.modelcontextprotocol.spec.McpSchema;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,13 +15,80 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Reading what the Driver printed: its structured JSON (with image payloads removed, so agents get
- * screenshots only as URLs and results stay small) or the text a tool answered with.
+ * Reading what the Driver answered: its structured JSON (with image payloads removed, so agents get
+ * screenshots only as URLs and results stay small) or the text a tool answered with, printed by the
+ * CLI (Linux, macOS) or returned over MCP (Windows).
  */
 final class DriverResults {
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
+  /** The Driver's own success text, alone or followed by whitespace and more. */
+  private static final String NATIVE_OK = "[OK]";
+
   private DriverResults() {}
+
+  /**
+   * What a tool's answer means for desktop.call: its {@code ok}, {@code summary} and {@code
+   * result}.
+   */
+  record Outcome(boolean ok, String summary, String result) {}
+
+  /**
+   * A tool's answer as text (the CLI's stdout after exit 0, or MCP text content): a JSON object is
+   * success, its {@link #summary} and the object without image payloads; anything else is a tool
+   * error, its first line the summary and the whole text the result.
+   */
+  static Outcome text(String tool, String text) {
+    Optional<ObjectNode> structured = object(text.getBytes(StandardCharsets.UTF_8));
+    if (structured.isPresent()) {
+      ObjectNode result = (ObjectNode) strip(structured.get());
+      return new Outcome(true, summary(tool, result), compact(result));
+    }
+    return new Outcome(false, DesktopDriver.firstLine(text), text);
+  }
+
+  /**
+   * An MCP {@code tools/call} result (spec §2.8, Windows): {@code isError} is a failure summarized
+   * by its text; structured content (an object or a list) is success, summarized as {@code
+   * structured content}, its JSON without image payloads the result; the Driver's native {@code
+   * [OK]} text is success; other text reads as {@link #text} does.
+   */
+  static Outcome mcp(String tool, McpSchema.CallToolResult answer) {
+    StringBuilder joined = new StringBuilder();
+    for (McpSchema.Content content :
+        answer.content() == null ? List.<McpSchema.Content>of() : answer.content()) {
+      if (content instanceof McpSchema.TextContent text && text.text() != null) {
+        joined.append(text.text());
+      }
+    }
+    String text = joined.toString().strip();
+    if (Boolean.TRUE.equals(answer.isError())) {
+      return new Outcome(false, text, "");
+    }
+    Object structured = answer.structuredContent();
+    if (structured instanceof Map<?, ?> || structured instanceof List<?>) {
+      return new Outcome(true, "structured content", compact(strip(JSON.valueToTree(structured))));
+    }
+    if (isNativeOk(text)) {
+      return new Outcome(true, DesktopDriver.firstLine(text), text);
+    }
+    return text(tool, text);
+  }
+
+  private static boolean isNativeOk(String text) {
+    return text.equals(NATIVE_OK)
+        || (text.startsWith(NATIVE_OK) && Character.isWhitespace(text.charAt(NATIVE_OK.length())));
+  }
+
+  /** A structured result's {@code summary}, {@code message} or {@code status}, else its size. */
+  private static String summary(String tool, ObjectNode result) {
+    for (String field : List.of("summary", "message", "status")) {
+      if (result.path(field).isString()) {
+        return DesktopDriver.firstLine(result.path(field).asString());
+      }
+    }
+    return tool + " returned " + result.size() + " fields";
+  }
 
   /** The JSON object {@code text}, or empty when it is text (a tool's text answer or error). */
   static Optional<ObjectNode> object(byte[] stdout) {

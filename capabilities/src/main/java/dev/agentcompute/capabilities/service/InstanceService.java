@@ -36,13 +36,15 @@ public final class InstanceService {
   private final PlatformRouter router;
   private final ImageService images;
   private final DesktopDriver desktop;
+  private final WindowsDriver windowsDesktop;
   private final WindowsGuest windows;
 
-  public InstanceService(SandboxAccess access, ImageService images) {
+  InstanceService(SandboxAccess access, ImageService images, WindowsDriver windowsDesktop) {
     this.access = access;
     this.router = access.router();
     this.images = images;
     this.desktop = new DesktopDriver(access.router());
+    this.windowsDesktop = windowsDesktop;
     this.windows = new WindowsGuest(access.router());
   }
 
@@ -271,7 +273,7 @@ public final class InstanceService {
   private boolean desktopAnswers(Sandbox sandbox, SandboxInstance instance) {
     GuestOs os = GuestOs.of(images.osOf(instance));
     if (os == GuestOs.WINDOWS) {
-      return false;
+      return windowsDesktop.ready(sandbox, instance);
     }
     return desktop.status(sandbox, instance, os);
   }
