@@ -17,17 +17,13 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 import tools.jackson.databind.JsonNode;
 
 /**
  * Issue 13.7: sandboxes created, used and deleted by several sessions at once on the real incusd
  * all succeed, and nothing of them is left behind (Incus' own races while bridges and veths go away
- * are retried, not reported to the agent). It runs beside the module's other integration tests (see
- * the failsafe configuration), which is the load it should survive anyway.
+ * are retried, not reported to the agent).
  */
-@Execution(ExecutionMode.CONCURRENT)
 class ConcurrentLifecycleIT {
   private static final int SESSIONS = 4;
   private static final int CYCLES = 25;

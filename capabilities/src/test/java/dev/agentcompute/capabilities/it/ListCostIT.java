@@ -15,15 +15,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Issue 19.2: sandbox.list costs a constant number of Incus requests however many sandboxes exist
- * (projects and instances of all projects in one query each), and still counts instances right. It
- * runs alone: a listing retries while another class deletes sandboxes, which would change the
- * counts.
+ * (projects and instances of all projects in one query each), and still counts instances right.
  */
-@Isolated
 class ListCostIT {
   private static final AtomicInteger requests = new AtomicInteger();
   private static final List<String> created = new ArrayList<>();
