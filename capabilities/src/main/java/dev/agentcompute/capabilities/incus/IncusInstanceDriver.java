@@ -311,11 +311,8 @@ final class IncusInstanceDriver implements InstanceDriver {
     }
     Duration deadline = request.timeout() != null ? request.timeout() : NO_EXEC_DEADLINE;
     dev.agentcompute.incus.ExecRequest call =
-        new dev.agentcompute.incus.ExecRequest(
-            request.argv(),
-            request.env(),
-            request.cwd() == null || request.cwd().isEmpty() ? null : request.cwd(),
-            request.uid() >= 0 ? request.uid() : null,
+        incusRequest(
+            request,
             request.stdin() == null
                 ? new byte[0]
                 : request.stdin().getBytes(StandardCharsets.UTF_8),
@@ -336,6 +333,18 @@ final class IncusInstanceDriver implements InstanceDriver {
         timedOut);
   }
 
+  /** The Incus exec of {@code request}: an empty cwd is the instance's default, no uid its own. */
+  private static dev.agentcompute.incus.ExecRequest incusRequest(
+      CommandRequest request, byte[] stdin, Duration deadline) {
+    return new dev.agentcompute.incus.ExecRequest(
+        request.argv(),
+        request.env(),
+        request.cwd() == null || request.cwd().isEmpty() ? null : request.cwd(),
+        request.uid() >= 0 ? request.uid() : null,
+        stdin,
+        deadline);
+  }
+
   private static RuntimeException execFailure(Sandbox sandbox, String name, IncusException e) {
     return switch (e) {
       case IncusException.Cancelled c -> Cancellation.canceled(c);
@@ -354,14 +363,7 @@ final class IncusInstanceDriver implements InstanceDriver {
    */
   @Override
   public CommandStream openStream(Sandbox sandbox, String name, CommandRequest request) {
-    dev.agentcompute.incus.ExecRequest call =
-        new dev.agentcompute.incus.ExecRequest(
-            request.argv(),
-            request.env(),
-            request.cwd() == null || request.cwd().isEmpty() ? null : request.cwd(),
-            request.uid() >= 0 ? request.uid() : null,
-            new byte[0],
-            NO_EXEC_DEADLINE);
+    dev.agentcompute.incus.ExecRequest call = incusRequest(request, new byte[0], NO_EXEC_DEADLINE);
     try {
       return new IncusCommandStream(reader.in(sandbox).instances().openExec(name, call));
     } catch (IncusException e) {

@@ -91,8 +91,10 @@ final class SubnetClaims {
           LOG.log(Level.DEBUG, "{0} was taken meanwhile ({1}); trying another block", address, e);
           continue;
         }
+        // Only another network can have taken the block meanwhile; the uplink's subnets were
+        // among those the choice avoided and do not change.
         Optional<Ipv4Cidr> rival =
-            CidrRules.firstOverlap(Ipv4Cidr.parse(address).orElseThrow(), usedSubnets(self));
+            CidrRules.firstOverlap(Ipv4Cidr.parse(address).orElseThrow(), allocatedSubnets(self));
         if (rival.isEmpty()) {
           return made;
         }
@@ -155,13 +157,7 @@ final class SubnetClaims {
    * allocations answer in well under a second.)
    */
   private List<Ipv4Cidr> usedSubnets(Claimant self) {
-    List<Ipv4Cidr> used = new ArrayList<>();
-    for (NetworkAllocation allocation : networks.allocations(true)) {
-      String address = allocation.address() == null ? "" : allocation.address();
-      if (address.contains("/") && !self.owns(allocation)) {
-        Ipv4Cidr.parse(address.trim()).ifPresent(used::add);
-      }
-    }
+    List<Ipv4Cidr> used = allocatedSubnets(self);
     try {
       Map<String, String> cfg = networks.get(uplink).config();
       for (String key : List.of("ipv4.gateway", "ipv4.routes", "ipv4.address")) {
@@ -172,6 +168,18 @@ final class SubnetClaims {
     } catch (IncusException e) {
       if (!IncusFailures.isNotFound(e)) {
         throw e;
+      }
+    }
+    return used;
+  }
+
+  /** The subnets of every managed network but {@code self}'s, from Incus' address allocations. */
+  private List<Ipv4Cidr> allocatedSubnets(Claimant self) {
+    List<Ipv4Cidr> used = new ArrayList<>();
+    for (NetworkAllocation allocation : networks.allocations(true)) {
+      String address = allocation.address() == null ? "" : allocation.address();
+      if (address.contains("/") && !self.owns(allocation)) {
+        Ipv4Cidr.parse(address.trim()).ifPresent(used::add);
       }
     }
     return used;

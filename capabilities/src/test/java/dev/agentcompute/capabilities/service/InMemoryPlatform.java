@@ -3,11 +3,7 @@ package dev.agentcompute.capabilities.service;
 import dev.agentcompute.capabilities.catalog.ImageCatalog;
 import dev.agentcompute.capabilities.model.AclRuleSpec;
 import dev.agentcompute.capabilities.model.BackendException;
-import dev.agentcompute.capabilities.model.CommandRequest;
-import dev.agentcompute.capabilities.model.CommandResult;
 import dev.agentcompute.capabilities.model.ForwardProtocol;
-import dev.agentcompute.capabilities.model.InstanceAction;
-import dev.agentcompute.capabilities.model.InstancePlan;
 import dev.agentcompute.capabilities.model.InstanceSnapshot;
 import dev.agentcompute.capabilities.model.NetworkInspection;
 import dev.agentcompute.capabilities.model.NetworkPlan;
@@ -17,7 +13,6 @@ import dev.agentcompute.capabilities.model.Sandbox;
 import dev.agentcompute.capabilities.model.SandboxInstance;
 import dev.agentcompute.capabilities.model.SandboxNetwork;
 import dev.agentcompute.capabilities.platform.ImageDriver;
-import dev.agentcompute.capabilities.platform.InstanceDriver;
 import dev.agentcompute.capabilities.platform.NetworkDriver;
 import dev.agentcompute.capabilities.platform.OvnFabric;
 import dev.agentcompute.capabilities.platform.Platform;
@@ -98,7 +93,7 @@ final class InMemoryPlatform {
     }
   }
 
-  private static final class Instances implements InstanceDriver {
+  private static final class Instances extends UnsupportedInstances {
     @Override
     public List<SandboxInstance> list(Sandbox sandbox) {
       return List.of();
@@ -107,41 +102,6 @@ final class InMemoryPlatform {
     @Override
     public Optional<SandboxInstance> find(Sandbox sandbox, String name) {
       return Optional.empty();
-    }
-
-    @Override
-    public PendingInstance accept(Sandbox sandbox, InstancePlan plan) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public SandboxInstance finish(PendingInstance pending) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public void delete(Sandbox sandbox, String name) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public String changeState(Sandbox sandbox, String name, InstanceAction action, boolean force) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public CommandResult exec(Sandbox sandbox, String name, CommandRequest request) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public byte[] readFile(Sandbox sandbox, String name, String path, int limit) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public void writeFile(Sandbox sandbox, String name, String path, byte[] content, Integer mode) {
-      throw new UnsupportedOperationException();
     }
   }
 

@@ -7,14 +7,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.agentcompute.capabilities.model.AgentFacingException;
 import dev.agentcompute.capabilities.model.BackendException;
 import dev.agentcompute.capabilities.model.CommandRequest;
-import dev.agentcompute.capabilities.model.CommandResult;
 import dev.agentcompute.capabilities.model.CommandStream;
-import dev.agentcompute.capabilities.model.InstanceAction;
-import dev.agentcompute.capabilities.model.InstancePlan;
 import dev.agentcompute.capabilities.model.NetworkKind;
 import dev.agentcompute.capabilities.model.Sandbox;
 import dev.agentcompute.capabilities.model.SandboxInstance;
-import dev.agentcompute.capabilities.platform.InstanceDriver;
 import dev.agentcompute.capabilities.platform.Platform;
 import dev.agentcompute.capabilities.platform.PlatformRouter;
 import java.time.Instant;
@@ -275,7 +271,7 @@ class WindowsDriverTest {
   }
 
   /** A platform whose attached commands are scripted proxies, with files in a map. */
-  private static final class Attached implements InstanceDriver {
+  private static final class Attached extends UnsupportedInstances {
     final List<CommandRequest> started = new CopyOnWriteArrayList<>();
     final List<ScriptedProxy> proxies = new CopyOnWriteArrayList<>();
     final Map<String, byte[]> files = new ConcurrentHashMap<>();
@@ -324,51 +320,6 @@ class WindowsDriverTest {
     public void deleteFile(Sandbox sandbox, String name, String path) {
       deleted.add(path);
       files.remove(path);
-    }
-
-    @Override
-    public List<SandboxInstance> list(Sandbox sandbox) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public Optional<SandboxInstance> find(Sandbox sandbox, String name) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public PendingInstance accept(Sandbox sandbox, InstancePlan plan) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public SandboxInstance finish(PendingInstance pending) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public void delete(Sandbox sandbox, String name) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public String changeState(Sandbox sandbox, String name, InstanceAction action, boolean force) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public CommandResult exec(Sandbox sandbox, String name, CommandRequest request) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public byte[] readFile(Sandbox sandbox, String name, String path, int limit) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public void writeFile(Sandbox sandbox, String name, String path, byte[] content, Integer mode) {
-      throw new UnsupportedOperationException();
     }
   }
 }
