@@ -20,6 +20,16 @@ public final class Profiles {
     return rest.get(scope, "/1.0/profiles?recursion=1", new TypeReference<List<Profile>>() {});
   }
 
+  /** The names of the project's profiles ({@code recursion=0}: no {@code used_by} to compute). */
+  public List<String> names() {
+    List<String> urls = rest.get(scope, "/1.0/profiles", new TypeReference<List<String>>() {});
+    return urls.stream()
+        .map(url -> url.substring(url.lastIndexOf('/') + 1))
+        .map(name -> name.contains("?") ? name.substring(0, name.indexOf('?')) : name)
+        .map(name -> java.net.URLDecoder.decode(name, java.nio.charset.StandardCharsets.UTF_8))
+        .toList();
+  }
+
   public Profile get(String name) {
     return rest.get(scope, path(name), Profile.class);
   }

@@ -13,6 +13,7 @@ import dev.agentcompute.incus.IncusClient;
 import dev.agentcompute.incus.IncusException;
 import dev.agentcompute.ovn.OvnNorthbound;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -39,6 +40,7 @@ public final class IncusPlatform implements AutoCloseable {
   private final ComputeConfig config;
   private final Optional<OvnNorthbound> northbound;
   private final Platform platform;
+  private final ProjectMutex mutex;
 
   private IncusPlatform(
       IncusClient client,
@@ -49,6 +51,7 @@ public final class IncusPlatform implements AutoCloseable {
     this.ownsClient = ownsClient;
     this.config = config;
     this.northbound = northbound;
+    this.mutex = new ProjectMutex(this.client, Clock.systemUTC());
     SandboxProjects projects = new SandboxProjects(this.client, config.member());
     SubnetClaims claims =
         new SubnetClaims(this.client.networks(), config.bridgeSubnets(), config.ovnUplink());
@@ -63,7 +66,7 @@ public final class IncusPlatform implements AutoCloseable {
             this::ready,
             IncusFailures.translating(
                 SandboxStore.class,
-                new IncusSandboxStore(this.client, config, projects, bridges, ovn)),
+                new IncusSandboxStore(this.client, config, projects, bridges, ovn, mutex)),
             IncusFailures.translating(
                 InstanceDriver.class,
                 new IncusInstanceDriver(this.client, config, projects, reader, names)),
@@ -119,7 +122,7 @@ public final class IncusPlatform implements AutoCloseable {
 
   /** The reaper lease for several servers sharing this Incus (issue 19.6). */
   public ReaperLease reaperLease() {
-    return IncusFailures.translating(ReaperLease.class, new IncusReaperLease(client));
+    return IncusFailures.translating(ReaperLease.class, new IncusReaperLease(client, mutex));
   }
 
   /** The ports the compute services call. */

@@ -13,8 +13,9 @@ import java.util.Map;
 
 /**
  * The reaper lease kept in the default project's config ({@code user.agentcompute.reaper.holder}
- * and {@code .until}), taken and renewed with the project's ETag: of two servers racing for it,
- * Incus lets exactly one write succeed (the other gets 412 and does not reap this round).
+ * and {@code .until}), read and written under the default project's {@link ProjectMutex}: of two
+ * servers racing for it, the second to get the lock finds the first one's lease and does not reap
+ * this round. (The ETag alone would let both writes succeed: Incus checks it apart from the write.)
  */
 final class IncusReaperLease implements ReaperLease {
   static final String HOLDER = Meta.PREFIX + "reaper.holder";
@@ -22,13 +23,30 @@ final class IncusReaperLease implements ReaperLease {
   private static final String PROJECT = "default";
 
   private final IncusClient client;
+  private final ProjectMutex mutex;
 
-  IncusReaperLease(IncusClient client) {
+  IncusReaperLease(IncusClient client, ProjectMutex mutex) {
     this.client = client;
+    this.mutex = mutex;
   }
 
   @Override
   public boolean acquire(String holder, Instant now, Duration period) {
+    return mutex.locked(PROJECT, "reaper", () -> acquireHoldingLock(holder, now, period));
+  }
+
+  @Override
+  public void release(String holder) {
+    mutex.locked(
+        PROJECT,
+        "reaper",
+        () -> {
+          releaseHoldingLock(holder);
+          return null;
+        });
+  }
+
+  private boolean acquireHoldingLock(String holder, Instant now, Duration period) {
     Tagged<Project> current = client.projects().getTagged(PROJECT);
     Map<String, String> cfg = current.value().config();
     String owner = cfg.getOrDefault(HOLDER, "");
@@ -47,8 +65,7 @@ final class IncusReaperLease implements ReaperLease {
     }
   }
 
-  @Override
-  public void release(String holder) {
+  private void releaseHoldingLock(String holder) {
     Tagged<Project> current = client.projects().getTagged(PROJECT);
     Map<String, String> cfg = current.value().config();
     if (!holder.equals(cfg.get(HOLDER))) {

@@ -33,18 +33,21 @@ final class IncusSandboxStore implements SandboxStore {
   private final SandboxProjects projects;
   private final BridgeNetworks bridges;
   private final OvnNetworks ovn;
+  private final ProjectMutex mutex;
 
   IncusSandboxStore(
       IncusClient client,
       ComputeConfig config,
       SandboxProjects projects,
       BridgeNetworks bridges,
-      OvnNetworks ovn) {
+      OvnNetworks ovn,
+      ProjectMutex mutex) {
     this.client = client;
     this.config = config;
     this.projects = projects;
     this.bridges = bridges;
     this.ovn = ovn;
+    this.mutex = mutex;
   }
 
   @Override
@@ -108,23 +111,27 @@ final class IncusSandboxStore implements SandboxStore {
   }
 
   /**
-   * Read, change, write with the project's ETag: a write that another server's got in before is
-   * refused by Incus (412) and this one re-reads and re-applies {@code change}, so neither update
-   * is lost (issue 19.6).
+   * Read, change, write under the project's {@link ProjectMutex}, so that of two servers changing
+   * one sandbox at once (an extend here, a pin there) neither update is lost (issue 19.6). The
+   * write still carries the ETag, and a 412 (a writer that does not take the lock) re-reads and
+   * re-applies {@code change}.
    */
   @Override
   public Optional<Sandbox> update(String name, UnaryOperator<Sandbox> change) {
+    try {
+      return mutex.locked(Meta.project(name), "meta", () -> updateHoldingLock(name, change));
+    } catch (IncusException e) {
+      if (IncusFailures.isNotFound(e)) {
+        return Optional.empty();
+      }
+      throw e;
+    }
+  }
+
+  private Optional<Sandbox> updateHoldingLock(String name, UnaryOperator<Sandbox> change) {
     IncusException.PreconditionFailed lost = null;
     for (int attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
-      Tagged<Project> current;
-      try {
-        current = client.projects().getTagged(Meta.project(name));
-      } catch (IncusException e) {
-        if (IncusFailures.isNotFound(e)) {
-          return Optional.empty();
-        }
-        throw e;
-      }
+      Tagged<Project> current = client.projects().getTagged(Meta.project(name));
       Optional<Sandbox> before = projects.parse(current.value());
       if (before.isEmpty()) {
         return before;

@@ -1,0 +1,172 @@
+package dev.agentcompute.capabilities.incus;
+
+import dev.agentcompute.capabilities.model.BackendException;
+import dev.agentcompute.capabilities.model.BackendException.Kind;
+import dev.agentcompute.incus.IncusClient;
+import dev.agentcompute.incus.Profile;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+
+/**
+ * Mutual exclusion, between every server on one Incus, for a read-modify-write of a project's
+ * config.
+ *
+ * <p>If-Match alone does not give it: Incus reads the project and checks the ETag in one
+ * transaction and writes in another (projectPut in api_project.go), so two PUTs carrying the same
+ * ETag can both succeed and the first write is lost. What Incus does do atomically is create an
+ * object with a unique name, and with one database leader a listing sees every creation that
+ * finished before it. So each contender creates its own marker profile in the project, then lists
+ * the project's markers: it holds the lock when its marker is the only live one. Two contenders
+ * cannot both see only themselves, because each created its marker before it listed. When it sees
+ * others, the contender with the lowest marker keeps its marker and looks again; the rest withdraw
+ * theirs and come back after a random back-off, so contention ends instead of repeating.
+ *
+ * <p>A marker names its creation time; one older than {@link #STALE} belongs to a server that died
+ * while holding the lock (a critical section is two Incus calls) and is deleted by whoever finds
+ * it. Within one server, contenders for the same project queue on a local lock first, so the
+ * markers only ever meet markers of other servers.
+ */
+final class ProjectMutex {
+  static final String MARKER_PREFIX = "agentcompute-lock-";
+  static final Duration STALE = Duration.ofSeconds(60);
+  private static final Duration WAIT = Duration.ofSeconds(20);
+  private static final int STRIPES = 64;
+
+  private final IncusClient client;
+  private final Clock clock;
+  private final ReentrantLock[] local = new ReentrantLock[STRIPES];
+
+  ProjectMutex(IncusClient client, Clock clock) {
+    this.client = client;
+    this.clock = clock;
+    for (int i = 0; i < STRIPES; i++) {
+      local[i] = new ReentrantLock(true);
+    }
+  }
+
+  /**
+   * Runs {@code body} while holding the lock named {@code key} on {@code project}; not found when
+   * the project is gone, conflict when the lock stays taken for {@link #WAIT}.
+   */
+  <T> T locked(String project, String key, Supplier<T> body) {
+    ReentrantLock stripe = local[Math.floorMod((project + "/" + key).hashCode(), STRIPES)];
+    stripe.lock();
+    try {
+      IncusClient scoped = client.inProject(project);
+      String mine = acquire(scoped, project, key);
+      try {
+        return body.get();
+      } finally {
+        IncusFailures.ignoreNotFound(() -> scoped.profiles().delete(mine));
+      }
+    } finally {
+      stripe.unlock();
+    }
+  }
+
+  private String acquire(IncusClient scoped, String project, String key) {
+    String prefix = MARKER_PREFIX + key + "-";
+    long deadline = clock.millis() + WAIT.toMillis();
+    long backoff = 5;
+    while (true) {
+      String mine = prefix + marker(clock.millis());
+      scoped
+          .profiles()
+          .create(new Profile(mine, "agentcompute lock", Map.of(), Map.of(), List.of(), null));
+      String lowest;
+      try {
+        lowest = contend(scoped, prefix, mine, deadline);
+      } catch (RuntimeException e) {
+        IncusFailures.ignoreNotFound(() -> scoped.profiles().delete(mine));
+        throw e;
+      }
+      if (lowest.equals(mine)) {
+        return mine;
+      }
+      IncusFailures.ignoreNotFound(() -> scoped.profiles().delete(mine));
+      if (clock.millis() > deadline) {
+        throw new BackendException(
+            Kind.CONFLICT,
+            "the "
+                + key
+                + " lock of project "
+                + project
+                + " stayed taken for "
+                + WAIT.toSeconds()
+                + " s (marker "
+                + lowest
+                + ")");
+      }
+      pause(ThreadLocalRandom.current().nextLong(backoff, 2 * backoff + 1));
+      backoff = Math.min(backoff * 2, 200);
+    }
+  }
+
+  /**
+   * Lists the markers until {@code mine} is the only one (returns it), or another is lower or the
+   * deadline passed (returns the lowest other, and the caller withdraws).
+   */
+  private String contend(IncusClient scoped, String prefix, String mine, long deadline) {
+    while (true) {
+      List<String> live = liveMarkers(scoped, prefix);
+      if (live.equals(List.of(mine))) {
+        return mine;
+      }
+      if (!live.contains(mine)) {
+        return "(" + mine + " was deleted)"; // the project is being deleted, or our clock is off
+      }
+      String lowest = live.stream().filter(m -> !m.equals(mine)).sorted().findFirst().orElse(mine);
+      if (lowest.compareTo(mine) < 0 || clock.millis() > deadline) {
+        return lowest;
+      }
+      pause(5 + ThreadLocalRandom.current().nextLong(10)); // the others are withdrawing
+    }
+  }
+
+  /** The markers of {@code prefix} that are not stale; stale ones are deleted on the way. */
+  private List<String> liveMarkers(IncusClient scoped, String prefix) {
+    long now = clock.millis();
+    return scoped.profiles().names().stream()
+        .filter(name -> name.startsWith(prefix))
+        .filter(
+            name -> {
+              if (now - createdAt(name.substring(prefix.length())) <= STALE.toMillis()) {
+                return true;
+              }
+              IncusFailures.ignoreNotFound(() -> scoped.profiles().delete(name));
+              return false;
+            })
+        .toList();
+  }
+
+  /** {@code <creation millis, 13 digits>-<random>}: sorts by age, unique without coordination. */
+  private static String marker(long millis) {
+    byte[] nonce = new byte[6];
+    ThreadLocalRandom.current().nextBytes(nonce);
+    return String.format("%013d-%s", millis, HexFormat.of().formatHex(nonce));
+  }
+
+  private static long createdAt(String marker) {
+    int dash = marker.indexOf('-');
+    try {
+      return Long.parseLong(dash < 0 ? marker : marker.substring(0, dash));
+    } catch (NumberFormatException e) {
+      return 0; // not one of ours: stale at once
+    }
+  }
+
+  private static void pause(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new BackendException(Kind.UNAVAILABLE, "interrupted while waiting for a lock", e);
+    }
+  }
+}
