@@ -49,9 +49,14 @@ function percentile(sorted, p) {
 }
 
 const clients = await Promise.all(Array.from({ length: sessions }, session));
-for (const { client } of clients) {
+// The warm-up runs as the measurement does, every session at once, so that the server's JIT has
+// compiled the concurrent path before anything is timed; its own rate is printed too, as the
+// figure a freshly started server gives.
+const warmupStart = performance.now();
+await Promise.all(clients.map(async ({ client }) => {
   for (let i = 0; i < warmup; i++) await execute(client);
-}
+}));
+const warmupMs = performance.now() - warmupStart;
 const latencies = [];
 let errors = 0;
 let firstError;
@@ -72,6 +77,9 @@ latencies.sort((a, b) => a - b);
 const total = latencies.length;
 const f = (ms) => `${ms.toFixed(1)} ms`;
 console.log(`tools/call execute over Streamable HTTP${opts.label ? ` (${opts.label})` : ''}: ${sessions} concurrent sessions x ${calls} calls (${warmup} warm-up each), ${tokens.length > 1 ? `${tokens.length} identities` : 'one identity'}`);
+if (warmup > 0) {
+  console.log(`  warm-up     ${sessions * warmup} calls in ${(warmupMs / 1000).toFixed(2)} s = ${((sessions * warmup) / (warmupMs / 1000)).toFixed(1)} calls/s (not counted below)`);
+}
 console.log(`  calls       ${total} (${errors} errors${firstError ? `: ${firstError}` : ''})`);
 console.log(`  wall        ${(wallMs / 1000).toFixed(2)} s`);
 console.log(`  throughput  ${(total / (wallMs / 1000)).toFixed(1)} calls/s`);
