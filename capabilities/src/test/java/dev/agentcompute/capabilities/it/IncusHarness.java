@@ -3,9 +3,12 @@ package dev.agentcompute.capabilities.it;
 import dev.agentcompute.capabilities.ComputeRuntime;
 import dev.agentcompute.capabilities.adapter.CapabilityDefinition;
 import dev.agentcompute.capabilities.config.ComputeConfig;
+import dev.agentcompute.capabilities.incus.IncusPlatform;
 import dev.agentcompute.capabilities.model.SubnetPool;
+import dev.agentcompute.capabilities.platform.ReaperLease;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -59,6 +62,21 @@ final class IncusHarness {
 
   static ComputeRuntime start() {
     return ComputeRuntime.startIncus(config(), socket());
+  }
+
+  /**
+   * A runtime whose clock runs {@code ahead} of the real one, reaper not started (call {@code
+   * reaper().scan()}) and alone on the Incus (no lease, so nothing it writes outlives it): a
+   * restarted server a few minutes later, without the test waiting for a one-minute TTL to pass.
+   */
+  static ComputeRuntime startAhead(Duration ahead) {
+    IncusPlatform incus = IncusPlatform.overUnixSocket(socket(), config());
+    return ComputeRuntime.prepare(
+        config(),
+        List.of(incus.platform()),
+        ReaperLease.ALWAYS,
+        Clock.offset(Clock.systemUTC(), ahead),
+        incus);
   }
 
   static String uniqueName(String prefix) {
