@@ -41,12 +41,8 @@ public final class Networks {
    * computes slowly when there are many).
    */
   public List<String> names() {
-    List<String> urls = rest.get(scope, "/1.0/networks", new TypeReference<List<String>>() {});
-    return urls.stream()
-        .map(url -> url.substring(url.lastIndexOf('/') + 1))
-        .map(name -> name.contains("?") ? name.substring(0, name.indexOf('?')) : name)
-        .map(name -> java.net.URLDecoder.decode(name, java.nio.charset.StandardCharsets.UTF_8))
-        .toList();
+    return Scope.lastSegments(
+        rest.get(scope, "/1.0/networks", new TypeReference<List<String>>() {}));
   }
 
   public List<Network> list() {

@@ -22,12 +22,8 @@ public final class Profiles {
 
   /** The names of the project's profiles ({@code recursion=0}: no {@code used_by} to compute). */
   public List<String> names() {
-    List<String> urls = rest.get(scope, "/1.0/profiles", new TypeReference<List<String>>() {});
-    return urls.stream()
-        .map(url -> url.substring(url.lastIndexOf('/') + 1))
-        .map(name -> name.contains("?") ? name.substring(0, name.indexOf('?')) : name)
-        .map(name -> java.net.URLDecoder.decode(name, java.nio.charset.StandardCharsets.UTF_8))
-        .toList();
+    return Scope.lastSegments(
+        rest.get(scope, "/1.0/profiles", new TypeReference<List<String>>() {}));
   }
 
   public Profile get(String name) {

@@ -36,4 +36,16 @@ record Scope(String project, String target) {
     }
     return encode(name);
   }
+
+  /**
+   * The names in a {@code recursion=0} listing: each URL's last segment, without its query, decoded
+   * (the inverse of {@link #segment}).
+   */
+  static java.util.List<String> lastSegments(java.util.List<String> urls) {
+    return urls.stream()
+        .map(url -> url.substring(url.lastIndexOf('/') + 1))
+        .map(name -> name.contains("?") ? name.substring(0, name.indexOf('?')) : name)
+        .map(name -> java.net.URLDecoder.decode(name, java.nio.charset.StandardCharsets.UTF_8))
+        .toList();
+  }
 }

@@ -7,8 +7,6 @@ import dev.agentcompute.incus.IncusClient;
 import dev.agentcompute.incus.IncusException;
 import dev.agentcompute.incus.Profile;
 import dev.agentcompute.incus.Project;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -38,14 +36,7 @@ class ProjectMutexIT {
 
   @BeforeEach
   void createProject() {
-    String env = System.getenv("AGENTCOMPUTE_INCUS_SOCKET");
-    Path root = Path.of(System.getProperty("agentcompute.root", "..")).toAbsolutePath().normalize();
-    Path socket =
-        env != null && !env.isEmpty() ? Path.of(env) : root.resolve(".state/incus/unix.socket");
-    if (!Files.exists(socket)) {
-      throw new IllegalStateException("incusd socket " + socket + " is missing; run dev/setup");
-    }
-    client = IncusClient.unixSocket(socket).build();
+    client = LocalIncus.client();
     client.projects().create(project, "ProjectMutexIT", Map.of("features.profiles", "true"));
   }
 

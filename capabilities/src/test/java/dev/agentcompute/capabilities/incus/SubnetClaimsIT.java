@@ -10,8 +10,6 @@ import dev.agentcompute.incus.IncusClient;
 import dev.agentcompute.incus.IncusException;
 import dev.agentcompute.incus.NetworkSpec;
 import dev.agentcompute.incus.Networks;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -44,14 +42,7 @@ class SubnetClaimsIT {
 
   @BeforeEach
   void connect() {
-    String env = System.getenv("AGENTCOMPUTE_INCUS_SOCKET");
-    Path root = Path.of(System.getProperty("agentcompute.root", "..")).toAbsolutePath().normalize();
-    Path socket =
-        env != null && !env.isEmpty() ? Path.of(env) : root.resolve(".state/incus/unix.socket");
-    if (!Files.exists(socket)) {
-      throw new IllegalStateException("incusd socket " + socket + " is missing; run dev/setup");
-    }
-    client = IncusClient.unixSocket(socket).build();
+    client = LocalIncus.client();
     networks = client.networks();
   }
 
