@@ -6,6 +6,7 @@ import dev.agentcompute.incus.IncusClient;
 import dev.agentcompute.incus.Profile;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -132,17 +133,18 @@ final class ProjectMutex {
   /** The markers of {@code prefix} that are not stale; stale ones are deleted on the way. */
   private List<String> liveMarkers(IncusClient scoped, String prefix) {
     long now = clock.millis();
-    return scoped.profiles().names().stream()
-        .filter(name -> name.startsWith(prefix))
-        .filter(
-            name -> {
-              if (now - createdAt(name.substring(prefix.length())) <= STALE.toMillis()) {
-                return true;
-              }
-              IncusFailures.ignoreNotFound(() -> scoped.profiles().delete(name));
-              return false;
-            })
-        .toList();
+    List<String> live = new ArrayList<>();
+    for (String name : scoped.profiles().names()) {
+      if (!name.startsWith(prefix)) {
+        continue;
+      }
+      if (now - createdAt(name.substring(prefix.length())) <= STALE.toMillis()) {
+        live.add(name);
+      } else {
+        IncusFailures.ignoreNotFound(() -> scoped.profiles().delete(name));
+      }
+    }
+    return live;
   }
 
   /** {@code <creation millis, 13 digits>-<random>}: sorts by age, unique without coordination. */

@@ -4,9 +4,9 @@ import dev.agentcompute.capabilities.ComputeRuntime;
 import dev.agentcompute.capabilities.adapter.CapabilityDefinition;
 import dev.agentcompute.capabilities.config.ComputeConfig;
 import dev.agentcompute.capabilities.incus.IncusPlatform;
+import dev.agentcompute.capabilities.incus.LocalIncus;
 import dev.agentcompute.capabilities.model.SubnetPool;
 import dev.agentcompute.capabilities.platform.ReaperLease;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -19,17 +19,11 @@ final class IncusHarness {
   private IncusHarness() {}
 
   static Path root() {
-    return Path.of(System.getProperty("agentcompute.root", "..")).toAbsolutePath().normalize();
+    return LocalIncus.root();
   }
 
   static Path socket() {
-    String env = System.getenv("AGENTCOMPUTE_INCUS_SOCKET");
-    Path socket =
-        env != null && !env.isEmpty() ? Path.of(env) : root().resolve(".state/incus/unix.socket");
-    if (!Files.exists(socket)) {
-      throw new IllegalStateException("incusd socket " + socket + " is missing; run dev/setup");
-    }
-    return socket;
+    return LocalIncus.socket();
   }
 
   /** Test subnets come from 10.211.0.0/16, never from Incus. */
