@@ -80,7 +80,12 @@ final class MacStack implements AutoCloseable {
             CodeMode.builder(
                 Options.builder()
                     .authorizer((ctx, request) -> {})
-                    .limits(Limits.unset().with("MaxExecutionTime", "5m"))
+                    // One worker serves every program of the test (reuse): the mac tests are about
+                    // the platform, and a fresh worker JVM per program cost them 16 s of CPU.
+                    .limits(
+                        Limits.unset()
+                            .with("MaxExecutionTime", "5m")
+                            .withWorkerReuse(1_000, Duration.ofMinutes(5)))
                     .build()),
             ComputeCapabilities.definitions(compute))
         .build();
