@@ -32,7 +32,7 @@ final class IncusReaperLease implements ReaperLease {
 
   @Override
   public boolean acquire(String holder, Instant now, Duration period) {
-    return mutex.locked(PROJECT, "reaper", () -> acquireHoldingLock(holder, now, period));
+    return mutex.locked(PROJECT, "reaper", held -> acquireHoldingLock(holder, now, period, held));
   }
 
   @Override
@@ -40,13 +40,14 @@ final class IncusReaperLease implements ReaperLease {
     mutex.locked(
         PROJECT,
         "reaper",
-        () -> {
-          releaseHoldingLock(holder);
+        held -> {
+          releaseHoldingLock(holder, held);
           return null;
         });
   }
 
-  private boolean acquireHoldingLock(String holder, Instant now, Duration period) {
+  private boolean acquireHoldingLock(
+      String holder, Instant now, Duration period, ProjectMutex.Held held) {
     Tagged<Project> current = client.projects().getTagged(PROJECT);
     Map<String, String> cfg = current.value().config();
     String owner = cfg.getOrDefault(HOLDER, "");
@@ -57,6 +58,7 @@ final class IncusReaperLease implements ReaperLease {
     Map<String, String> next = new LinkedHashMap<>(cfg);
     next.put(HOLDER, holder);
     next.put(UNTIL, Timestamps.metadata(now.plus(period)));
+    held.check();
     try {
       client.projects().update(current.value().withConfig(next), current.etag());
       return true;
@@ -65,7 +67,7 @@ final class IncusReaperLease implements ReaperLease {
     }
   }
 
-  private void releaseHoldingLock(String holder) {
+  private void releaseHoldingLock(String holder, ProjectMutex.Held held) {
     Tagged<Project> current = client.projects().getTagged(PROJECT);
     Map<String, String> cfg = current.value().config();
     if (!holder.equals(cfg.get(HOLDER))) {
@@ -74,6 +76,7 @@ final class IncusReaperLease implements ReaperLease {
     Map<String, String> next = new LinkedHashMap<>(cfg);
     next.remove(HOLDER);
     next.remove(UNTIL);
+    held.check();
     try {
       client.projects().update(current.value().withConfig(next), current.etag());
     } catch (IncusException.PreconditionFailed raced) {

@@ -119,7 +119,8 @@ final class IncusSandboxStore implements SandboxStore {
   @Override
   public Optional<Sandbox> update(String name, UnaryOperator<Sandbox> change) {
     try {
-      return mutex.locked(Meta.project(name), "meta", () -> updateHoldingLock(name, change));
+      return mutex.locked(
+          Meta.project(name), "meta", held -> updateHoldingLock(name, change, held));
     } catch (IncusException e) {
       if (IncusFailures.isNotFound(e)) {
         return Optional.empty();
@@ -128,7 +129,8 @@ final class IncusSandboxStore implements SandboxStore {
     }
   }
 
-  private Optional<Sandbox> updateHoldingLock(String name, UnaryOperator<Sandbox> change) {
+  private Optional<Sandbox> updateHoldingLock(
+      String name, UnaryOperator<Sandbox> change, ProjectMutex.Held held) {
     IncusException.PreconditionFailed lost = null;
     for (int attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
       Tagged<Project> current = client.projects().getTagged(Meta.project(name));
@@ -146,6 +148,7 @@ final class IncusSandboxStore implements SandboxStore {
       cfg.remove(Meta.PINNED_BY);
       cfg.remove(Meta.PINNED_AT);
       cfg.putAll(SandboxProjects.metadata(after));
+      held.check();
       try {
         client.projects().update(current.value().withConfig(cfg), current.etag());
         return Optional.of(after);

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
 /**
  * Mutual exclusion, between every server on one Incus, for a read-modify-write of a project's
@@ -30,12 +30,19 @@ import java.util.function.Supplier;
  *
  * <p>A marker names its creation time; one older than {@link #STALE} belongs to a server that died
  * while holding the lock (a critical section is two Incus calls) and is deleted by whoever finds
- * it. Within one server, contenders for the same project queue on a local lock first, so the
- * markers only ever meet markers of other servers.
+ * it. STALE is short because a server killed inside its critical section (the reaper takes this
+ * lock every scan) blocks every other server until its marker goes stale. So that a live holder
+ * never writes after others may have taken its marker for dead, a critical section calls {@link
+ * Held#check()} before its write: past {@link #HOLD} from its marker's creation the check fails,
+ * and the mutex withdraws the marker and runs the section again (its reads had no effect). The
+ * {@code STALE - HOLD} margin covers the write itself and the servers' clock difference. Within one
+ * server, contenders for the same project queue on a local lock first, so the markers only ever
+ * meet markers of other servers.
  */
 final class ProjectMutex {
   static final String MARKER_PREFIX = "agentcompute-lock-";
-  static final Duration STALE = Duration.ofSeconds(60);
+  static final Duration STALE = Duration.ofSeconds(10);
+  static final Duration HOLD = Duration.ofSeconds(4);
   private static final Duration WAIT = Duration.ofSeconds(20);
   private static final int STRIPES = 64;
 
@@ -51,29 +58,63 @@ final class ProjectMutex {
     }
   }
 
+  /** A critical section's hold on the lock. */
+  interface Held {
+    /** Throws (and the mutex runs the section again) when the hold is too old to write under. */
+    void check();
+  }
+
+  /** Thrown by {@link Held#check()}; never leaves {@link #locked}. */
+  private static final class HoldExpired extends RuntimeException {
+    HoldExpired() {
+      super(null, null, false, false);
+    }
+  }
+
   /**
-   * Runs {@code body} while holding the lock named {@code key} on {@code project}; not found when
+   * Runs {@code body} while holding the lock named {@code key} on {@code project}; {@code body}
+   * calls {@link Held#check()} right before its write and may run more than once. Not found when
    * the project is gone, conflict when the lock stays taken for {@link #WAIT}.
    */
-  <T> T locked(String project, String key, Supplier<T> body) {
+  <T> T locked(String project, String key, Function<Held, T> body) {
     ReentrantLock stripe = local[Math.floorMod((project + "/" + key).hashCode(), STRIPES)];
     stripe.lock();
     try {
       IncusClient scoped = client.inProject(project);
-      String mine = acquire(scoped, project, key);
-      try {
-        return body.get();
-      } finally {
-        IncusFailures.ignoreNotFound(() -> scoped.profiles().delete(mine));
+      long deadline = clock.millis() + WAIT.toMillis();
+      while (true) {
+        String mine = acquire(scoped, project, key, deadline);
+        long since = createdAt(mine.substring(mine.length() - MARKER_LENGTH));
+        try {
+          return body.apply(
+              () -> {
+                if (clock.millis() - since > HOLD.toMillis()) {
+                  throw new HoldExpired();
+                }
+              });
+        } catch (HoldExpired e) {
+          if (clock.millis() > deadline) {
+            throw new BackendException(
+                Kind.UNAVAILABLE,
+                "the "
+                    + key
+                    + " lock of project "
+                    + project
+                    + " could not be held for the "
+                    + HOLD.toSeconds()
+                    + " s a change may take (Incus answers too slowly)");
+          }
+        } finally {
+          IncusFailures.ignoreNotFound(() -> scoped.profiles().delete(mine));
+        }
       }
     } finally {
       stripe.unlock();
     }
   }
 
-  private String acquire(IncusClient scoped, String project, String key) {
+  private String acquire(IncusClient scoped, String project, String key, long deadline) {
     String prefix = MARKER_PREFIX + key + "-";
-    long deadline = clock.millis() + WAIT.toMillis();
     long backoff = 5;
     while (true) {
       String mine = prefix + marker(clock.millis());
@@ -146,6 +187,9 @@ final class ProjectMutex {
     }
     return live;
   }
+
+  /** {@code <creation millis, 13 digits>-<random, 12 hex digits>}. */
+  private static final int MARKER_LENGTH = 13 + 1 + 12;
 
   /** {@code <creation millis, 13 digits>-<random>}: sorts by age, unique without coordination. */
   private static String marker(long millis) {

@@ -76,18 +76,22 @@ class ProjectMutexIT {
                       server.locked(
                           project,
                           "meta",
-                          () -> {
+                          held -> {
                             if (inside.incrementAndGet() > 1) {
                               overlaps.incrementAndGet();
                             }
-                            // Read and write without an ETag: only the lock keeps this whole.
-                            Project current = client.projects().get(project);
-                            Map<String, String> cfg = new HashMap<>(current.config());
-                            int n = Integer.parseInt(cfg.getOrDefault(COUNTER, "0"));
-                            cfg.put(COUNTER, Integer.toString(n + 1));
-                            client.projects().update(current.withConfig(cfg), null);
-                            inside.decrementAndGet();
-                            return null;
+                            try {
+                              // Read and write without an ETag: only the lock keeps this whole.
+                              Project current = client.projects().get(project);
+                              Map<String, String> cfg = new HashMap<>(current.config());
+                              int n = Integer.parseInt(cfg.getOrDefault(COUNTER, "0"));
+                              cfg.put(COUNTER, Integer.toString(n + 1));
+                              held.check();
+                              client.projects().update(current.withConfig(cfg), null);
+                              return null;
+                            } finally {
+                              inside.decrementAndGet();
+                            }
                           });
                     }
                     return null;
@@ -114,10 +118,68 @@ class ProjectMutexIT {
     scoped.profiles().create(new Profile(left, "", Map.of(), Map.of(), List.of(), null));
 
     String result =
-        new ProjectMutex(client, Clock.systemUTC()).locked(project, "meta", () -> "ran");
+        new ProjectMutex(client, Clock.systemUTC()).locked(project, "meta", held -> "ran");
 
     assertThat(result).isEqualTo("ran");
     assertThat(markers()).isEmpty();
+  }
+
+  @Test
+  void aSectionThatOutlivesItsHoldRunsAgainUnderAFreshMarker() {
+    // The section's first run finds its hold older than HOLD before its write (a stalled holder
+    // whose marker others are about to take for dead): it must not write, and runs again.
+    MutableClock clock = new MutableClock();
+    List<String> markersSeen = new ArrayList<>();
+    AtomicInteger writes = new AtomicInteger();
+
+    String result =
+        new ProjectMutex(client, clock)
+            .locked(
+                project,
+                "meta",
+                held -> {
+                  markersSeen.addAll(markers());
+                  if (markersSeen.size() == 1) {
+                    clock.advance(ProjectMutex.HOLD.toMillis() + 1);
+                  }
+                  held.check();
+                  writes.incrementAndGet();
+                  return "written";
+                });
+
+    assertThat(result).isEqualTo("written");
+    assertThat(writes).as("only the second run wrote").hasValue(1);
+    assertThat(markersSeen).hasSize(2).doesNotHaveDuplicates();
+    assertThat(markers()).isEmpty();
+  }
+
+  /** The system clock, plus what a test added. */
+  private static final class MutableClock extends Clock {
+    private volatile long offset;
+
+    void advance(long millis) {
+      offset += millis;
+    }
+
+    @Override
+    public long millis() {
+      return System.currentTimeMillis() + offset;
+    }
+
+    @Override
+    public java.time.Instant instant() {
+      return java.time.Instant.ofEpochMilli(millis());
+    }
+
+    @Override
+    public java.time.ZoneId getZone() {
+      return java.time.ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(java.time.ZoneId zone) {
+      throw new UnsupportedOperationException();
+    }
   }
 
   @Test
@@ -126,7 +188,7 @@ class ProjectMutexIT {
     String held =
         ProjectMutex.MARKER_PREFIX
             + "meta-"
-            + String.format("%013d-0000feedface", System.currentTimeMillis() - 5_000);
+            + String.format("%013d-0000feedface", System.currentTimeMillis() - 2_000);
     scoped.profiles().create(new Profile(held, "", Map.of(), Map.of(), List.of(), null));
     AtomicInteger ran = new AtomicInteger();
     Thread other =
@@ -134,7 +196,7 @@ class ProjectMutexIT {
             .start(
                 () ->
                     new ProjectMutex(client, Clock.systemUTC())
-                        .locked(project, "meta", ran::incrementAndGet));
+                        .locked(project, "meta", h -> ran.incrementAndGet()));
 
     other.join(1_000);
     assertThat(ran).as("not while the other server holds the lock").hasValue(0);
@@ -151,16 +213,16 @@ class ProjectMutexIT {
         mutex.locked(
             project,
             "meta",
-            () ->
+            held ->
                 new ProjectMutex(client, Clock.systemUTC())
-                    .locked(project, "reaper", () -> "both"));
+                    .locked(project, "reaper", inner -> "both"));
     assertThat(nested).isEqualTo("both");
   }
 
   @Test
   void aMissingProjectIsNotFoundAndLeavesNothing() {
     ProjectMutex mutex = new ProjectMutex(client, Clock.systemUTC());
-    assertThatThrownBy(() -> mutex.locked(project + "-gone", "meta", () -> "never"))
+    assertThatThrownBy(() -> mutex.locked(project + "-gone", "meta", held -> "never"))
         .isInstanceOf(IncusException.class)
         .satisfies(e -> assertThat(IncusFailures.isNotFound((IncusException) e)).isTrue());
   }
