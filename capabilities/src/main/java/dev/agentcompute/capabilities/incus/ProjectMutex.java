@@ -94,15 +94,14 @@ final class ProjectMutex {
               });
         } catch (HoldExpired e) {
           if (clock.millis() > deadline) {
-            throw new BackendException(
+            throw failure(
                 Kind.UNAVAILABLE,
-                "the "
-                    + key
-                    + " lock of project "
-                    + project
-                    + " could not be held for the "
+                key,
+                project,
+                "could not be held for the "
                     + HOLD.toSeconds()
-                    + " s a change may take (Incus answers too slowly)");
+                    + " s a change may take"
+                    + " (Incus answers too slowly)");
           }
         } finally {
           IncusFailures.ignoreNotFound(() -> scoped.profiles().delete(mine));
@@ -133,21 +132,19 @@ final class ProjectMutex {
       }
       IncusFailures.ignoreNotFound(() -> scoped.profiles().delete(mine));
       if (clock.millis() > deadline) {
-        throw new BackendException(
+        throw failure(
             Kind.CONFLICT,
-            "the "
-                + key
-                + " lock of project "
-                + project
-                + " stayed taken for "
-                + WAIT.toSeconds()
-                + " s (marker "
-                + lowest
-                + ")");
+            key,
+            project,
+            "stayed taken for " + WAIT.toSeconds() + " s (marker " + lowest + ")");
       }
       pause(ThreadLocalRandom.current().nextLong(backoff, 2 * backoff + 1));
       backoff = Math.min(backoff * 2, 200);
     }
+  }
+
+  private static BackendException failure(Kind kind, String key, String project, String what) {
+    return new BackendException(kind, "the " + key + " lock of project " + project + " " + what);
   }
 
   /**
