@@ -83,12 +83,11 @@ final class ProjectMutex {
       IncusClient scoped = client.inProject(project);
       long deadline = clock.millis() + WAIT.toMillis();
       while (true) {
-        String mine = acquire(scoped, project, key, deadline);
-        long since = createdAt(mine.substring(mine.length() - MARKER_LENGTH));
+        Marker mine = acquire(scoped, project, key, deadline);
         try {
           return body.apply(
               () -> {
-                if (clock.millis() - since > HOLD.toMillis()) {
+                if (clock.millis() - mine.createdAt() > HOLD.toMillis()) {
                   throw new HoldExpired();
                 }
               });
@@ -100,11 +99,10 @@ final class ProjectMutex {
                 project,
                 "could not be held for the "
                     + HOLD.toSeconds()
-                    + " s a change may take"
-                    + " (Incus answers too slowly)");
+                    + " s a change may take (Incus answers too slowly)");
           }
         } finally {
-          IncusFailures.ignoreNotFound(() -> scoped.profiles().delete(mine));
+          IncusFailures.ignoreNotFound(() -> scoped.profiles().delete(mine.name()));
         }
       }
     } finally {
@@ -112,11 +110,15 @@ final class ProjectMutex {
     }
   }
 
-  private String acquire(IncusClient scoped, String project, String key, long deadline) {
+  /** A marker profile this server created, and when (by its clock). */
+  private record Marker(String name, long createdAt) {}
+
+  private Marker acquire(IncusClient scoped, String project, String key, long deadline) {
     String prefix = MARKER_PREFIX + key + "-";
     long backoff = 5;
     while (true) {
-      String mine = prefix + marker(clock.millis());
+      long createdAt = clock.millis();
+      String mine = prefix + marker(createdAt);
       scoped
           .profiles()
           .create(new Profile(mine, "agentcompute lock", Map.of(), Map.of(), List.of(), null));
@@ -128,7 +130,7 @@ final class ProjectMutex {
         throw e;
       }
       if (lowest.equals(mine)) {
-        return mine;
+        return new Marker(mine, createdAt);
       }
       IncusFailures.ignoreNotFound(() -> scoped.profiles().delete(mine));
       if (clock.millis() > deadline) {
@@ -184,9 +186,6 @@ final class ProjectMutex {
     }
     return live;
   }
-
-  /** {@code <creation millis, 13 digits>-<random, 12 hex digits>}. */
-  private static final int MARKER_LENGTH = 13 + 1 + 12;
 
   /** {@code <creation millis, 13 digits>-<random>}: sorts by age, unique without coordination. */
   private static String marker(long millis) {
