@@ -1,4 +1,4 @@
-// Two agentcompute servers on one Incus (issue 19.6): concurrent extend and pin from both lose no
+// Two agentcompute servers on one Incus (docs/reference/capabilities.md#reaper): concurrent extend and pin from both lose no
 // update (ETag If-Match on the sandbox's project), and exactly one reaper is active, holding a
 // lease stored in Incus; when its server dies, the other takes over within one lease period.
 import { test, describe, before, after } from 'node:test';

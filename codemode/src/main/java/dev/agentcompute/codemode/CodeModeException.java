@@ -82,7 +82,7 @@ public final class CodeModeException extends Exception {
 
   /**
    * {@code confirmation required: <name>(<args>) needs approval; ...}: the call that needs a
-   * person's approval, with the token that approves it (spec policy.md §5).
+   * person's approval, with the token that approves it (docs/reference/policy.md#confirmations).
    */
   public static CodeModeException confirmationRequired(PendingConfirmation pending) {
     String text =

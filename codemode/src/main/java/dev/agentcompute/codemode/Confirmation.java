@@ -1,8 +1,8 @@
 package dev.agentcompute.codemode;
 
 /**
- * Whether every call of a capability needs a person's confirmation before its handler runs (spec
- * policy.md §5). A host can also require it by capability id ({@link
+ * Whether every call of a capability needs a person's confirmation before its handler runs
+ * (docs/reference/policy.md#confirmations). A host can also require it by capability id ({@link
  * Options.Draft#requireConfirmation}) and a policy per call ({@link
  * dev.agentcompute.codemode.authz.ConfirmationRequired}).
  */

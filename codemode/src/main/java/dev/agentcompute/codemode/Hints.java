@@ -5,7 +5,7 @@ package dev.agentcompute.codemode;
  * whether it only reads, whether its changes destroy something, whether repeating it changes
  * nothing more, and whether it reaches beyond the host's own systems. Destructive and idempotent
  * mean something only when readOnly is false. Hints are descriptive only: no policy, confirmation
- * or dispatch decision reads them (spec policy.md §2).
+ * or dispatch decision reads them (docs/reference/policy.md#hints).
  *
  * @param readOnly the capability changes nothing (default false)
  * @param destructive its changes may destroy or overwrite something (default true)

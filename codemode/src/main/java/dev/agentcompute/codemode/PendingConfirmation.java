@@ -3,9 +3,9 @@ package dev.agentcompute.codemode;
 import java.time.Instant;
 
 /**
- * A call that needs a person's approval, as an execute that could not ask reports it (spec
- * policy.md §5): running execute again with {@code token} as its confirmation approves exactly this
- * call, once, until {@code expiresAt}.
+ * A call that needs a person's approval, as an execute that could not ask reports it
+ * (docs/reference/policy.md#confirmations): running execute again with {@code token} as its
+ * confirmation approves exactly this call, once, until {@code expiresAt}.
  *
  * @param token the continuation token
  * @param capability the capability's dotted name

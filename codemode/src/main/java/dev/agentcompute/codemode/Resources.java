@@ -16,11 +16,11 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The MCP resources of a host (spec policy.md §6), per caller: lists in URI order, 50 to a page,
- * with signed cursors; templates; reads with the two-phase visible/read check. Immutable and safe
- * for concurrent use; the transport calls it for each caller (the MCP Java SDK lists resources
- * globally, so {@link dev.agentcompute.codemode.mcp.ResourceRequests} answers the JSON-RPC methods
- * instead).
+ * The MCP resources of a host (docs/reference/policy.md#resources), per caller: lists in URI order,
+ * 50 to a page, with signed cursors; templates; reads with the two-phase visible/read check.
+ * Immutable and safe for concurrent use; the transport calls it for each caller (the MCP Java SDK
+ * lists resources globally, so {@link dev.agentcompute.codemode.mcp.ResourceRequests} answers the
+ * JSON-RPC methods instead).
  */
 public final class Resources {
 

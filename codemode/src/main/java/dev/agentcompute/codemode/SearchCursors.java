@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * search_api page cursors (spec policy.md §3, §4): a search token binds the caller's scope key, the
- * catalogue generation, the normalised query ({@code q}) and the offset of the next page ({@code
- * o}). Every failure reads {@code invalid cursor}.
+ * search_api page cursors (docs/reference/policy.md#search-cursors, #tokens): a search token binds
+ * the caller's scope key, the catalogue generation, the normalised query ({@code q}) and the offset
+ * of the next page ({@code o}). Every failure reads {@code invalid cursor}.
  */
 final class SearchCursors {
 

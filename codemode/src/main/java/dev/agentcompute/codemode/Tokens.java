@@ -5,11 +5,12 @@ import dev.agentcompute.codemode.tokens.TokenSigner;
 
 /**
  * The secret that signs search cursors, resource list cursors and confirmation tokens, and the
- * memory of which confirmation tokens were used (spec policy.md §4). A random secret lasts as long
- * as the process: its tokens stop working at a restart. A configured secret (the server's {@code
- * tokens_secret_file}) lets tokens survive restarts and work on every server instance that shares
- * it; single use of a confirmation still holds per instance. Share one {@code Tokens} across the
- * rebuilds of a server (configuration reloads) so a used confirmation stays used.
+ * memory of which confirmation tokens were used (docs/reference/policy.md#tokens). A random secret
+ * lasts as long as the process: its tokens stop working at a restart. A configured secret (the
+ * server's {@code tokens_secret_file}) lets tokens survive restarts and work on every server
+ * instance that shares it; single use of a confirmation still holds per instance. Share one {@code
+ * Tokens} across the rebuilds of a server (configuration reloads) so a used confirmation stays
+ * used.
  */
 public final class Tokens {
 

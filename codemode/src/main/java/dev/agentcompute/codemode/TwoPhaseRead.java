@@ -7,11 +7,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One resources/read (spec policy.md §6): ask visible and read for every item before reading any
- * body, read, then ask both again and drop what was revoked meanwhile. A hidden item vanishes
- * silently; a visible item that may not be read leaves a warning (several items) or makes the read
- * {@code resource not readable} (one item). Nothing left and nothing denied: {@code Resource not
- * found}.
+ * One resources/read (docs/reference/policy.md#resources): ask visible and read for every item
+ * before reading any body, read, then ask both again and drop what was revoked meanwhile. A hidden
+ * item vanishes silently; a visible item that may not be read leaves a warning (several items) or
+ * makes the read {@code resource not readable} (one item). Nothing left and nothing denied: {@code
+ * Resource not found}.
  */
 final class TwoPhaseRead {
 

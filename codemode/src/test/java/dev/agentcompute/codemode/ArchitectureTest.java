@@ -25,11 +25,11 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * CodeMode exports only its API packages (issue 14.5). The worker is re-executed from the host's
- * own class path, so a JPMS module boundary would not hold for class-path hosts; these rules hold
- * the boundary instead: the API never hands out an internal type, and an internal class is public
- * only because another CodeMode package uses it. Hosts check their side with {@link #API_PACKAGES}
- * (see examples/records-server's ApiOnlyTest).
+ * CodeMode exports only its API packages (docs/reference/codemode.md#public-surface). The worker is
+ * re-executed from the host's own class path, so a JPMS module boundary would not hold for
+ * class-path hosts; these rules hold the boundary instead: the API never hands out an internal
+ * type, and an internal class is public only because another CodeMode package uses it. Hosts check
+ * their side with {@link #API_PACKAGES} (see examples/records-server's ApiOnlyTest).
  */
 @AnalyzeClasses(
     packages = "dev.agentcompute.codemode",

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** Confirmation continuations (spec policy.md §5, §7) through the CodeMode API. */
+/** Confirmation continuations (docs/reference/policy.md#confirmations) through the CodeMode API. */
 class ConfirmationTest {
 
   record Name(String name) {}

@@ -17,9 +17,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Execution rules of spec §1 not covered by ExecutionTest and ExecutionContractTest: keyword
- * binding (rows 44-48, 90), argument bounds (49), output conversion (16, 54), value bytes (58),
- * safe details (74), isolation (38, 39) and cancellation while queued (89).
+ * Execution rules of docs/reference/codemode.md not covered by ExecutionTest and
+ * ExecutionContractTest: keyword binding (#arguments, R44-R48, R90), argument bounds (R49), output
+ * conversion (R16, R54), value bytes (R58), safe details (#safe-detail, R74), isolation (#execute,
+ * R38, R39) and cancellation while queued (R89).
  */
 class ExecutionRulesTest {
 

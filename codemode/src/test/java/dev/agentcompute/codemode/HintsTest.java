@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
-/** Capability hints (spec policy.md §2): shown by describe, read by no decision. */
+/** Capability hints (docs/reference/policy.md#hints): shown by describe, read by no decision. */
 class HintsTest {
 
   record Name(String name) {}

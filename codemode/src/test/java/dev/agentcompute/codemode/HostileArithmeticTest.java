@@ -9,9 +9,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Big-int arithmetic is bounded by the interpreter's own budgets (issue 13 item 2): a program that
- * squares an int forty times (its value would have 1.7e12 bits) ran for minutes of CPU inside the
- * default 1,000,000-step budget, until the 5 s deadline killed its worker.
+ * Big-int arithmetic is bounded by the interpreter's own budgets
+ * (docs/reference/starlark.md#budgets): a program that squares an int forty times (its value would
+ * have 1.7e12 bits) ran for minutes of CPU inside the default 1,000,000-step budget, until the 5 s
+ * deadline killed its worker.
  */
 class HostileArithmeticTest {
   static final Subject USER = new Subject("user-1");

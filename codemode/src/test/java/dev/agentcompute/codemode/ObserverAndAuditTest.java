@@ -13,7 +13,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The execution observer (progress) and the audit hook of native calls (issue 19.3, 19.4). */
+/**
+ * The execution observer (progress) and the audit hook of native calls
+ * (docs/reference/codemode.md#hooks).
+ */
 class ObserverAndAuditTest {
 
   record Step(long n) {}

@@ -18,8 +18,8 @@ import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 
 /**
- * Registration and build rules of spec §1 rows 3-5, 9, 12-18, 24, 70-72 not covered by
- * RegistrationTest.
+ * Registration and build rules of docs/reference/codemode.md (#registration, #builder, #binding,
+ * #limits: R3-R5, R9, R12-R18, R24, R70-R72) not covered by RegistrationTest.
  */
 class RegistrationRulesTest {
 

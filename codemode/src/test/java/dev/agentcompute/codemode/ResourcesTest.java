@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** MCP resources through the CodeMode API (spec policy.md §6, §7). */
+/** MCP resources through the CodeMode API (docs/reference/policy.md#resources). */
 class ResourcesTest {
 
   static final Subject ALICE = new Subject("alice");

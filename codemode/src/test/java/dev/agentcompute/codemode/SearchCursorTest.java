@@ -14,7 +14,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** search_api cursors (spec policy.md §3, §4, §7). */
+/** search_api cursors (docs/reference/policy.md#search-cursors, #tokens). */
 class SearchCursorTest {
 
   static final Subject ALICE = new Subject("alice");

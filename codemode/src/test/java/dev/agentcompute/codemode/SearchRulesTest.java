@@ -11,7 +11,10 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** Search ranking rules of spec §1 rows 25-36 and 87, asserted through result order. */
+/**
+ * Search ranking rules (docs/reference/codemode.md#search, R25-R36 and R87), asserted through
+ * result order.
+ */
 class SearchRulesTest {
 
   static final Subject USER = new Subject("u");

@@ -22,9 +22,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * One identity cannot starve the others (issue 13.3): a per-subject share of the execution slots,
- * fewest-running-first among waiters, and a bounded wait for a slot. Long executions are held at a
- * gate the test opens, so nothing depends on timing.
+ * One identity cannot starve the others (docs/reference/codemode.md#fair-slots): a per-subject
+ * share of the execution slots, fewest-running-first among waiters, and a bounded wait for a slot.
+ * Long executions are held at a gate the test opens, so nothing depends on timing.
  */
 class SlotFairnessTest {
 

@@ -8,7 +8,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Worker reuse as hosts configure it (issue 19.1): per subject, bounded by an idle limit. */
+/**
+ * Worker reuse as hosts configure it (docs/reference/codemode.md#worker-reuse): per subject,
+ * bounded by an idle limit.
+ */
 class WorkerIdleTest {
 
   static final Subject ALICE = new Subject("alice");

@@ -6,8 +6,8 @@ import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
- * The remote command line of a guest exec (spec §4.4), built the way the original does so the
- * guest's {@code sshd} hands it to the user's shell unchanged:
+ * The remote command line of a guest exec (docs/macos.md#what-the-server-does-on-the-mac), built
+ * the way the original does so the guest's {@code sshd} hands it to the user's shell unchanged:
  *
  * <pre>
  * [cd '&lt;cwd&gt;' &amp;&amp; ]exec [sudo -n -- | sudo -n -u '#&lt;uid&gt;' -- ][env K='v' …]'argv0' 'argv1' …

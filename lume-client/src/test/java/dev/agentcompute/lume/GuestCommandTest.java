@@ -8,7 +8,10 @@ import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** The guest exec command line of spec §4.4, by user and argument. */
+/**
+ * The guest exec command line (docs/reference/capabilities.md#macos-guests, docs/macos.md), by user
+ * and argument.
+ */
 class GuestCommandTest {
   @ParameterizedTest(name = "user \"{0}\"")
   @CsvSource(

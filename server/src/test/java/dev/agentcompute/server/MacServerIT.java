@@ -26,11 +26,12 @@ import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Issue 15: the mac platform through the real server over MCP. The server jar Maven built runs as a
- * child process over stdio, configured only with the keys of spec §5.5 (its Lume host, keys and
- * known_hosts files), against the real incusd and the Mac host double over real SSH. The double
- * keeps its shims where macOS keeps the tools the server calls by their production paths (see
- * {@link MacHostDouble#BANNER} for what is real and what is a double).
+ * The mac platform (docs/reference/capabilities.md#macos-guests) through the real server over MCP.
+ * The server jar Maven built runs as a child process over stdio, configured only with the keys of
+ * docs/configuration.md#configuration-file (its Lume host, keys and known_hosts files), against the
+ * real incusd and the Mac host double over real SSH. The double keeps its shims where macOS keeps
+ * the tools the server calls by their production paths (see {@link MacHostDouble#BANNER} for what
+ * is real and what is a double).
  */
 class MacServerIT {
   private static final String IMAGE = GuestDouble.IMAGE;

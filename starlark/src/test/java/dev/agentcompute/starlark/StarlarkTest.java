@@ -20,7 +20,7 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** The front door under the CodeMode dialect (spec/starlark.md §5 item 7, interpreter rules). */
+/** The front door under the CodeMode dialect (docs/reference/starlark.md#codemode-dialect). */
 class StarlarkTest {
   private static Value runMain(StarlarkThread thread, String src) throws Exception {
     Program prog = Starlark.compile("<codemode>", src, Dialect.CODEMODE, Set.of());

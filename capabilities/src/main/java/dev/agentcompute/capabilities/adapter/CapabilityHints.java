@@ -5,10 +5,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The MCP-style hints of every agentcompute capability (spec policy.md §2), in one table so they
- * are read side by side. Hints are descriptive only: nothing in authorization, confirmation or
- * dispatch reads them. "Open world" marks calls whose effects reach beyond our own records: a
- * command or a desktop action inside a guest may talk to anything the guest can reach.
+ * The MCP-style hints of every agentcompute capability (docs/reference/capabilities.md#hints), in
+ * one table so they are read side by side. Hints are descriptive only: nothing in authorization,
+ * confirmation or dispatch reads them. "Open world" marks calls whose effects reach beyond our own
+ * records: a command or a desktop action inside a guest may talk to anything the guest can reach.
  */
 public final class CapabilityHints {
   private static final Hints READ = new Hints(true, false, true, false);

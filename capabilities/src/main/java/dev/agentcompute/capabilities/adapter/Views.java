@@ -5,7 +5,7 @@ import dev.agentcompute.capabilities.model.SandboxNetwork;
 import java.util.List;
 import java.util.Map;
 
-/** Output shapes shared by several capabilities (spec §2 "shared output object types"). */
+/** Output shapes shared by several capabilities (docs/reference/capabilities.md#shared-outputs). */
 public final class Views {
   private Views() {}
 

@@ -2,7 +2,7 @@ package dev.agentcompute.capabilities.catalog;
 
 import java.util.List;
 
-/** One curated image of {@code images/catalog.yaml} (spec §5.7). */
+/** One curated image of {@code images/catalog.yaml} (docs/reference/capabilities.md#catalogue). */
 public record CatalogImage(
     String name,
     String os,

@@ -72,7 +72,10 @@ final class IncusInstanceDriver implements InstanceDriver {
     return reader.find(sandbox, name);
   }
 
-  /** One all-projects query for every sandbox (issue 19.2), not one per sandbox. */
+  /**
+   * One all-projects query for every sandbox
+   * (docs/reference/capabilities.md#sandboxlist-sandboxget), not one per sandbox.
+   */
   @Override
   public Map<String, Integer> count(List<Sandbox> sandboxes) {
     Map<String, Integer> counts = new LinkedHashMap<>();
@@ -136,7 +139,8 @@ final class IncusInstanceDriver implements InstanceDriver {
     cfg.put("image.os", windows ? "Windows" : plan.source().os());
     if (windows && plan.kind().equals("vm")) {
       // Windows 11 boots only with Secure Boot and a TPM; the agent disk carries the Incus agent's
-      // configuration, which exec and the post-start steps go through (spec §3.4).
+      // configuration, which exec and the post-start steps go through
+      // (docs/reference/capabilities.md#windows-guests).
       cfg.put("security.secureboot", "true");
       devices.put("agent", Map.of("type", "disk", "source", "agent:config"));
       devices.put("tpm", Map.of("type", "tpm"));

@@ -120,7 +120,10 @@ public final class IncusPlatform implements AutoCloseable {
     return new IncusPlatform(client, false, config, Optional.of(northbound));
   }
 
-  /** The reaper lease for several servers sharing this Incus (issue 19.6). */
+  /**
+   * The reaper lease for several servers sharing this Incus
+   * (docs/reference/capabilities.md#reaper).
+   */
   public ReaperLease reaperLease() {
     return IncusFailures.translating(ReaperLease.class, new IncusReaperLease(client, mutex));
   }

@@ -20,9 +20,10 @@ import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 /**
- * Sandboxes as restricted Incus projects (spec §3.2, §3.3): creation with the fabric's default
- * network, metadata writes, and deletion in dependency order (instances, images, profiles, bridges,
- * OVN networks, ACLs, the project), so that a failed deletion can simply be run again.
+ * Sandboxes as restricted Incus projects (docs/reference/capabilities.md#incus-state): creation
+ * with the fabric's default network, metadata writes, and deletion in dependency order (instances,
+ * images, profiles, bridges, OVN networks, ACLs, the project), so that a failed deletion can simply
+ * be run again.
  */
 final class IncusSandboxStore implements SandboxStore {
   /** Optimistic writes retried this often when others keep writing (as the original's 8). */
@@ -112,9 +113,9 @@ final class IncusSandboxStore implements SandboxStore {
 
   /**
    * Read, change, write under the project's {@link ProjectMutex}, so that of two servers changing
-   * one sandbox at once (an extend here, a pin there) neither update is lost (issue 19.6). The
-   * write still carries the ETag, and a 412 (a writer that does not take the lock) re-reads and
-   * re-applies {@code change}.
+   * one sandbox at once (an extend here, a pin there) neither update is lost
+   * (docs/reference/capabilities.md#reaper). The write still carries the ETag, and a 412 (a writer
+   * that does not take the lock) re-reads and re-applies {@code change}.
    */
   @Override
   public Optional<Sandbox> update(String name, UnaryOperator<Sandbox> change) {

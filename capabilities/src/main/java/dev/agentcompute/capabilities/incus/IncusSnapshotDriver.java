@@ -18,7 +18,8 @@ import java.util.Map;
 
 /**
  * Stateless instance snapshots. A restore recreates the instance from the snapshot under a staged
- * name (which consumes the instance's other snapshots, spec §8.7).
+ * name (which consumes the instance's other snapshots,
+ * docs/reference/capabilities.md#snapshots-and-publishing).
  */
 final class IncusSnapshotDriver implements SnapshotDriver {
   private final InstanceReader reader;

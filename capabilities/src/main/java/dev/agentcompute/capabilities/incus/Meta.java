@@ -3,7 +3,10 @@ package dev.agentcompute.capabilities.incus;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** The {@code user.agentcompute.*} keys the Incus backend stores its state in (spec §3.1). */
+/**
+ * The {@code user.agentcompute.*} keys the Incus backend stores its state in
+ * (docs/reference/capabilities.md#incus-state).
+ */
 final class Meta {
   static final String PREFIX = "user.agentcompute.";
   static final String VERSION = PREFIX + "version";
@@ -37,7 +40,10 @@ final class Meta {
     return tags;
   }
 
-  /** The restricted-project keys shared by both fabrics (spec §3.2), exactly. */
+  /**
+   * The restricted-project keys shared by both fabrics
+   * (docs/reference/capabilities.md#incus-state), exactly.
+   */
   static Map<String, String> restrictedProject() {
     Map<String, String> config = new LinkedHashMap<>();
     config.put("features.images", "true");

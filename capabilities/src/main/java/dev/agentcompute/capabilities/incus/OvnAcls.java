@@ -22,10 +22,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The two Incus ACLs of every OVN network (spec §3.5): the per-project {@code baseline} with one
- * egress drop per protected range, never modified once it exists, and the per-network agent ACL
- * that {@code net.acl.*} edit. Rule ids live in the rule descriptions ({@code
- * agentcompute:id=<id>}).
+ * The two Incus ACLs of every OVN network (docs/reference/capabilities.md#netacladd-netaclremove):
+ * the per-project {@code baseline} with one egress drop per protected range, never modified once it
+ * exists, and the per-network agent ACL that {@code net.acl.*} edit. Rule ids live in the rule
+ * descriptions ({@code agentcompute:id=<id>}).
  */
 final class OvnAcls {
   static final String BASELINE = "baseline";

@@ -24,11 +24,11 @@ import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Port forwards of OVN networks (spec §3.6). A network's forwards share one listen address: the
- * first forward's, or the first free address of the configured range. Free means: in no Incus
- * network allocation, no OVN router's uplink address and, when the northbound database is
- * connected, no NAT rule's external IP and no load-balancer VIP. A creation whose outcome is
- * uncertain is never followed by a second forward.
+ * Port forwards of OVN networks (docs/reference/capabilities.md#netforward). A network's forwards
+ * share one listen address: the first forward's, or the first free address of the configured range.
+ * Free means: in no Incus network allocation, no OVN router's uplink address and, when the
+ * northbound database is connected, no NAT rule's external IP and no load-balancer VIP. A creation
+ * whose outcome is uncertain is never followed by a second forward.
  */
 final class OvnForwards {
   private static final int ATTEMPTS = 8;
@@ -85,7 +85,8 @@ final class OvnForwards {
       for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
         Set<String> used = usedAddresses(range);
         used.addAll(skipped);
-        // A plain failure (spec §3.6, §8.11): the agent sees a bare "capability failed".
+        // A plain failure (docs/reference/capabilities.md#errors): the agent sees a bare
+        // "capability failed".
         String address =
             range
                 .firstFree(used)

@@ -18,10 +18,10 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * OVN networks of a sandbox (spec §3.5): created in the sandbox project under their logical names,
- * tagged with the sandbox, always with an explicit router address (the agent's, or the next free
- * block of the subnet pool), the baseline and agent ACLs attached, and {@code network=none} when
- * NAT is off (isolated: no uplink).
+ * OVN networks of a sandbox (docs/reference/capabilities.md#incus-state): created in the sandbox
+ * project under their logical names, tagged with the sandbox, always with an explicit router
+ * address (the agent's, or the next free block of the subnet pool), the baseline and agent ACLs
+ * attached, and {@code network=none} when NAT is off (isolated: no uplink).
  */
 final class OvnNetworks {
   private final IncusClient client;

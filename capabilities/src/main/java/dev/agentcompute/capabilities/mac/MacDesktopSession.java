@@ -12,11 +12,12 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The desktop stage of a macOS guest's readiness (spec §4.4, after the agent answers): the
- * graphical session belongs to {@code lume} (console owner, Finder and Dock running, no Setup
- * Assistant), its launchd GUI domain exists, the Cua Driver daemon is kickstarted in it, and the
- * Driver reports Accessibility and Screen Recording granted to the daemon itself. Each poll runs
- * one guest script ({@code /bin/bash -lc}) that stops at the first unmet condition and names it.
+ * The desktop stage of a macOS guest's readiness (docs/reference/capabilities.md#macos-guests,
+ * after the agent answers): the graphical session belongs to {@code lume} (console owner, Finder
+ * and Dock running, no Setup Assistant), its launchd GUI domain exists, the Cua Driver daemon is
+ * kickstarted in it, and the Driver reports Accessibility and Screen Recording granted to the
+ * daemon itself. Each poll runs one guest script ({@code /bin/bash -lc}) that stops at the first
+ * unmet condition and names it.
  */
 final class MacDesktopSession {
   /** The Driver daemon's launchd label in the user's GUI domain. */

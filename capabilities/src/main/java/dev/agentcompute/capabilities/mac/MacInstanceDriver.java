@@ -24,7 +24,10 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** Mac instances: one Lume VM each, cloned from the image's seed (spec §4.4). */
+/**
+ * Mac instances: one Lume VM each, cloned from the image's seed
+ * (docs/reference/capabilities.md#macos-guests).
+ */
 final class MacInstanceDriver implements InstanceDriver {
   static final int OUTPUT_LIMIT = 65_536;
 
@@ -98,7 +101,8 @@ final class MacInstanceDriver implements InstanceDriver {
 
   /**
    * Lume's {@code vncUrl} names the listener as the Mac sees it ({@code vnc://:pw@127.0.0.1:5901}):
-   * a loopback host becomes {@code lume.host}, which is where a human reaches it (spec §4.4).
+   * a loopback host becomes {@code lume.host}, which is where a human reaches it
+   * (docs/reference/capabilities.md#desktops).
    */
   private String onTheMacHost(String url) {
     return VncUrls.onHost(url, host.config().hostName());

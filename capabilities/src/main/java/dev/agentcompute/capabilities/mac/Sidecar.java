@@ -12,9 +12,9 @@ import java.util.TreeMap;
 
 /**
  * A Mac sandbox as its sidecar on the host stores it ({@code
- * ~/.agentcompute/sandboxes/<name>.json}, spec §4.3, version 1). The sidecar is the only record of
- * a Mac sandbox: expiry, pin state and which Lume VMs belong to it, so a restarted server (or
- * another one) finds exactly what was there.
+ * ~/.agentcompute/sandboxes/<name>.json}, docs/reference/capabilities.md#macos-guests, version 1).
+ * The sidecar is the only record of a Mac sandbox: expiry, pin state and which Lume VMs belong to
+ * it, so a restarted server (or another one) finds exactly what was there.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -122,7 +122,10 @@ record Sidecar(
         value);
   }
 
-  /** A corrupt or missing expiry parses as the epoch, so the reaper removes it (§8.4). */
+  /**
+   * A corrupt or missing expiry parses as the epoch, so the reaper removes it
+   * (docs/reference/capabilities.md#reaper).
+   */
   Sandbox sandbox() {
     boolean isPinned = Boolean.TRUE.equals(pinned);
     return new Sandbox(

@@ -8,11 +8,12 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * An agent ACL rule (spec §2.7 net.acl.add), parsed in the original's order: direction, action,
- * protocol, then a port only with tcp or udp. Allow rules also need an explicit destination that
- * overlaps none of the protected ranges ({@link #requireAllowedDestination}, which needs the
- * configured ranges): together with the baseline drops (which OVN ranks above any allow) this keeps
- * management and OOB unreachable whatever rules an agent adds.
+ * An agent ACL rule (docs/reference/capabilities.md#netacladd-netaclremove), parsed in the
+ * original's order: direction, action, protocol, then a port only with tcp or udp. Allow rules also
+ * need an explicit destination that overlaps none of the protected ranges ({@link
+ * #requireAllowedDestination}, which needs the configured ranges): together with the baseline drops
+ * (which OVN ranks above any allow) this keeps management and OOB unreachable whatever rules an
+ * agent adds.
  *
  * @param source passed through unvalidated (Incus validates it)
  * @param destination IP or CIDR, empty for any

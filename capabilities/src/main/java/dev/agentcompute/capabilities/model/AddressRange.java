@@ -7,7 +7,8 @@ import java.util.Optional;
 
 /**
  * An inclusive IPv4 range written as a CIDR (every address, network and broadcast included: {@code
- * 10.10.40.64/26} is .64–.127) or as {@code A.B.C.D-E.F.G.H} (spec §3.6).
+ * 10.10.40.64/26} is .64–.127) or as {@code A.B.C.D-E.F.G.H}
+ * (docs/reference/capabilities.md#netforward).
  */
 public record AddressRange(long first, long last) {
   public static Optional<AddressRange> parse(String text) {

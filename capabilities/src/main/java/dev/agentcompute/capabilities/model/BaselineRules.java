@@ -3,8 +3,9 @@ package dev.agentcompute.capabilities.model;
 import java.util.List;
 
 /**
- * The ids of the baseline drops every OVN network carries, one per protected range (spec §6): the
- * first two are the original's names, further ranges count on. No call may remove them.
+ * The ids of the baseline drops every OVN network carries, one per protected range
+ * (docs/reference/capabilities.md#netacladd-netaclremove): the first two are the original's names,
+ * further ranges count on. No call may remove them.
  */
 public final class BaselineRules {
   /** The drop of the management range and the drop of the OOB range. */

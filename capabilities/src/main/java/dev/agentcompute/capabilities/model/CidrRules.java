@@ -4,11 +4,11 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * What an agent's explicit {@code cidr} may be (issue 13.1). A bridge's cidr becomes a route on the
- * host, so it must lie inside the sandbox subnet pool; an OVN network's stays inside OVN, but must
- * still not shadow the management and OOB ranges. Both must be private prefixes with room for
- * instances. Whether a subnet is already in use (by any network, of any sandbox) is checked by the
- * platform under its allocation lock; its text is {@link #inUse}.
+ * What an agent's explicit {@code cidr} may be (docs/reference/capabilities.md#netcreate). A
+ * bridge's cidr becomes a route on the host, so it must lie inside the sandbox subnet pool; an OVN
+ * network's stays inside OVN, but must still not shadow the management and OOB ranges. Both must be
+ * private prefixes with room for instances. Whether a subnet is already in use (by any network, of
+ * any sandbox) is checked by the platform under its allocation lock; its text is {@link #inUse}.
  */
 public final class CidrRules {
   /** The longest prefix that still leaves addresses for instances. */

@@ -7,8 +7,8 @@ import java.util.OptionalInt;
 
 /**
  * A command kept running with its stdin and stdout attached, for a protocol spoken over them (the
- * Windows Driver proxy's MCP, spec §2.8). Its stdout ends when the command exits; {@link #close}
- * ends the command.
+ * Windows Driver proxy's MCP, docs/reference/capabilities.md#desktops). Its stdout ends when the
+ * command exits; {@link #close} ends the command.
  */
 public interface CommandStream extends AutoCloseable {
   OutputStream stdin();

@@ -2,7 +2,10 @@ package dev.agentcompute.capabilities.model;
 
 import java.time.Duration;
 
-/** The compute capabilities' fixed bounds (spec §6), named once so every rule reads alike. */
+/**
+ * The compute capabilities' fixed bounds (docs/reference/capabilities.md#fixed-bounds), named once
+ * so every rule reads alike.
+ */
 public final class ComputeLimits {
   /** Bytes of each exec output stream that are kept; the rest is drained and flagged. */
   public static final int EXEC_STREAM_BYTES = 65_536;
@@ -22,7 +25,10 @@ public final class ComputeLimits {
   /** The largest file mode: permissions plus setuid, setgid and sticky ({@code 7777}). */
   public static final long FILE_MODE_MAX = 07777;
 
-  /** Bounds of {@code instance.create}'s resources (issue 13.5): positive, within reason. */
+  /**
+   * Bounds of {@code instance.create}'s resources (docs/reference/capabilities.md#instancecreate):
+   * positive, within reason.
+   */
   public static final long CPUS_MAX = 256;
 
   public static final long MEMORY_MB_MIN = 16;

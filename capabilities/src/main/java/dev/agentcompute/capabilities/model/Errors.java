@@ -2,7 +2,10 @@ package dev.agentcompute.capabilities.model;
 
 import java.time.Duration;
 
-/** The exact agent-facing error texts of spec §2, in one place so every caller words them alike. */
+/**
+ * The exact agent-facing error texts of docs/reference/capabilities.md, in one place so every
+ * caller words them alike.
+ */
 public final class Errors {
   private Errors() {}
 

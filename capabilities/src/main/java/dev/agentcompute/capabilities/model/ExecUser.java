@@ -1,6 +1,9 @@
 package dev.agentcompute.capabilities.model;
 
-/** instance.exec's {@code user} on Linux guests (spec §2.3) and macOS guests (§4.4). */
+/**
+ * instance.exec's {@code user} on Linux guests (docs/reference/capabilities.md#instanceexec) and
+ * macOS guests (#macos-guests).
+ */
 public final class ExecUser {
   private ExecUser() {}
 

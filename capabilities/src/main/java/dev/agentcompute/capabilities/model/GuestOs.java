@@ -4,8 +4,9 @@ import java.util.Locale;
 
 /**
  * The guest families whose rules differ (exec wrapper, exec user, Driver user and paths), read from
- * an image's {@code os}: Windows when it starts with "windows" (case-insensitive, spec §2.3), macOS
- * for "macos", Linux-like for everything else.
+ * an image's {@code os}: Windows when it starts with "windows" (case-insensitive,
+ * docs/reference/capabilities.md#windows-guests), macOS for "macos", Linux-like for everything
+ * else.
  */
 public enum GuestOs {
   LINUX,

@@ -3,8 +3,8 @@ package dev.agentcompute.capabilities.model;
 import java.math.BigDecimal;
 
 /**
- * A Linux {@code tc netem} impairment (spec §2.7 net.impair): validation in the original's order
- * and the shell script that applies or clears it inside the guest.
+ * A Linux {@code tc netem} impairment (docs/reference/capabilities.md#netimpair): validation in the
+ * original's order and the shell script that applies or clears it inside the guest.
  */
 public record Impairment(long latencyMs, long jitterMs, double lossPercent, long rateMbit) {
 

@@ -4,8 +4,9 @@ import java.util.regex.Pattern;
 
 /**
  * The name grammar shared by sandboxes, instances, networks, NICs, snapshots and published images
- * (spec §2.9): lowercase ASCII letters and digits with internal hyphens, 1 to 32 characters; {@code
- * default} and {@code none} are reserved except where a network argument accepts them.
+ * (docs/reference/capabilities.md#names): lowercase ASCII letters and digits with internal hyphens,
+ * 1 to 32 characters; {@code default} and {@code none} are reserved except where a network argument
+ * accepts them.
  */
 public final class Names {
   public static final String DEFAULT = "default";

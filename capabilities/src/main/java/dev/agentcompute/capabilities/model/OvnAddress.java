@@ -2,7 +2,7 @@ package dev.agentcompute.capabilities.model;
 
 import java.util.Optional;
 
-/** The router address rule of OVN networks (spec §2.7 net.create). */
+/** The router address rule of OVN networks (docs/reference/capabilities.md#netcreate). */
 public final class OvnAddress {
   private OvnAddress() {}
 

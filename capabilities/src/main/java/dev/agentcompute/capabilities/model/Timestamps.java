@@ -21,8 +21,8 @@ public final class Timestamps {
 
   /**
    * Parses stored metadata. A missing or corrupt value yields {@link Instant#EPOCH}, which the
-   * reaper treats as expired (spec §8.4): a sandbox whose deadline cannot be read must not live
-   * forever.
+   * reaper treats as expired (docs/reference/capabilities.md#reaper): a sandbox whose deadline
+   * cannot be read must not live forever.
    */
   public static Instant parseOrEpoch(String text) {
     if (text == null || text.isBlank()) {

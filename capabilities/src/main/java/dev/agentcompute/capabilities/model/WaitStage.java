@@ -2,12 +2,17 @@ package dev.agentcompute.capabilities.model;
 
 import java.util.Locale;
 
-/** The readiness stages {@code instance.wait} knows (spec §2.4). */
+/**
+ * The readiness stages {@code instance.wait} knows (docs/reference/capabilities.md#instancewait).
+ */
 public enum WaitStage {
   RUNNING,
   AGENT,
   NETWORK,
-  /** The agent stage, then the Cua Driver daemon answers {@code status} (spec §2.4). */
+  /**
+   * The agent stage, then the Cua Driver daemon answers {@code status}
+   * (docs/reference/capabilities.md#instancewait).
+   */
   DESKTOP,
   STOPPED;
 

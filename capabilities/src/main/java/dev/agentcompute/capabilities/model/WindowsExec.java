@@ -5,9 +5,9 @@ import java.util.Base64;
 import java.util.List;
 
 /**
- * The Windows exec wrapper (spec §2.10): PowerShell starts {@code cmd.exe /d /s /c "<command>"} and
- * exits with its exit code. The script travels as {@code -EncodedCommand} (base64 of UTF-16LE) so
- * no quoting of the command survives into the Incus argv.
+ * The Windows exec wrapper (docs/reference/capabilities.md#windows-guests): PowerShell starts
+ * {@code cmd.exe /d /s /c "<command>"} and exits with its exit code. The script travels as {@code
+ * -EncodedCommand} (base64 of UTF-16LE) so no quoting of the command survives into the Incus argv.
  */
 public final class WindowsExec {
   private WindowsExec() {}

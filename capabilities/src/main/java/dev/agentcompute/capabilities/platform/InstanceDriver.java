@@ -54,7 +54,7 @@ public interface InstanceDriver {
   void writeFile(Sandbox sandbox, String name, String path, byte[] content, Integer mode);
 
   /*
-   * What the Windows desktop needs (spec §2.8): its Driver proxy kept attached, and the screenshot
+   * What the Windows desktop needs (docs/reference/capabilities.md#desktops): its Driver proxy kept attached, and the screenshot
    * files it writes read and removed through the file API. Windows guests exist only where these
    * are implemented (Incus); other platforms refuse them.
    */
@@ -77,7 +77,10 @@ public interface InstanceDriver {
     throw Errors.unsupportedOn(sandbox.platform());
   }
 
-  /** Where the Cua Driver CLI lives in this platform's guests (spec §2.8). */
+  /**
+   * Where the Cua Driver CLI lives in this platform's guests
+   * (docs/reference/capabilities.md#desktops).
+   */
   default String cuaDriverPath() {
     return "/usr/local/bin/cua-driver";
   }

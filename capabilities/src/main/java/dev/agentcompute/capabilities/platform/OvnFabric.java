@@ -8,7 +8,10 @@ import dev.agentcompute.capabilities.model.Sandbox;
 import dev.agentcompute.capabilities.model.SandboxInstance;
 import java.util.Optional;
 
-/** What only OVN networks offer (spec §2.7, §3.5-3.6); the service calls it for OVN sandboxes. */
+/**
+ * What only OVN networks offer (docs/reference/capabilities.md#networks); the service calls it for
+ * OVN sandboxes.
+ */
 public interface OvnFabric {
   /** Peers two OVN networks in both directions; an existing identical peering is kept. */
   void peer(Sandbox sandbox, String network, String peer);

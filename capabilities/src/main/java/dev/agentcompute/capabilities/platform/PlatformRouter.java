@@ -9,10 +9,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The platforms sandboxes run on, in lookup order, and the spec's cross-platform rules (§2.1, §4):
- * a sandbox is looked up on Incus first and then on the others, so a name is unique across
- * platforms; {@code sandbox.list} merges them in that order; every other call goes to the platform
- * the sandbox recorded.
+ * The platforms sandboxes run on, in lookup order, and the cross-platform rules
+ * (docs/reference/capabilities.md#sandboxcreate, #macos-guests): a sandbox is looked up on Incus
+ * first and then on the others, so a name is unique across platforms; {@code sandbox.list} merges
+ * them in that order; every other call goes to the platform the sandbox recorded.
  */
 public final class PlatformRouter {
   private final Map<String, Platform> platforms = new LinkedHashMap<>();

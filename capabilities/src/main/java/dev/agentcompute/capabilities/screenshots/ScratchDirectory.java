@@ -15,11 +15,12 @@ import java.nio.file.StandardOpenOption;
 import java.util.Optional;
 
 /**
- * Where a store keeps its PNG files ({@code screenshots.dir}, spec §5.5): the child {@code
- * .agentcompute-screenshots} of the configured parent, held under an exclusive lock on {@code
- * .agentcompute-screenshots.lock} for the server's lifetime (a second server on the same directory
- * is refused: its files would be cleared under the first), emptied when taken and when closed.
- * Files are written to a temporary name and moved into place, so a reader never sees half an image.
+ * Where a store keeps its PNG files ({@code screenshots.dir},
+ * docs/configuration.md#configuration-file): the child {@code .agentcompute-screenshots} of the
+ * configured parent, held under an exclusive lock on {@code .agentcompute-screenshots.lock} for the
+ * server's lifetime (a second server on the same directory is refused: its files would be cleared
+ * under the first), emptied when taken and when closed. Files are written to a temporary name and
+ * moved into place, so a reader never sees half an image.
  */
 final class ScratchDirectory implements PngFiles {
   static final String CHILD = ".agentcompute-screenshots";

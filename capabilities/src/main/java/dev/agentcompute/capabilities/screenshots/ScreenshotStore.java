@@ -14,12 +14,12 @@ import java.util.Optional;
 import java.util.random.RandomGenerator;
 
 /**
- * The transient screenshot store (spec §5.6): desktop captures are published here and agents get
- * only URLs ({@code <base_url>/screenshots/<32 hex>}); the ids are the capability (128 random
- * bits), so the HTTP route needs no bearer token. Bounded per image and in total; when full, new
- * publications are refused and nothing is evicted, so a URL an agent holds stays valid until it
- * expires: after five minutes, or when its sandbox expires if that is sooner, or when its sandbox
- * is deleted or reaped.
+ * The transient screenshot store (docs/reference/capabilities.md#screenshot-store): desktop
+ * captures are published here and agents get only URLs ({@code <base_url>/screenshots/<32 hex>});
+ * the ids are the capability (128 random bits), so the HTTP route needs no bearer token. Bounded
+ * per image and in total; when full, new publications are refused and nothing is evicted, so a URL
+ * an agent holds stays valid until it expires: after five minutes, or when its sandbox expires if
+ * that is sooner, or when its sandbox is deleted or reaped.
  *
  * <p>{@link #inDirectory} keeps the images as files in a scratch directory and only their index in
  * memory (the server's store: up to 128 MiB stays off the heap); the plain constructor keeps them

@@ -21,11 +21,11 @@ import java.util.regex.Pattern;
 /**
  * Runs the Cua Driver CLI (the platform's {@link InstanceDriver#cuaDriverPath}, {@code
  * /usr/local/bin/cua-driver} in stock guests) in a Linux or macOS guest through the platform's exec
- * and file ports (spec §2.8), so every platform with exec and files gets desktop.* unchanged
- * (Windows guests: {@link WindowsDriver}). The guest user, working directory, environment and
- * daemon socket depend on the guest OS. Output goes to a random file in {@code /tmp} that is read
- * back with a bound (exec keeps only 64 KiB of a stream, a Driver JSON may be up to 4 MiB), as does
- * the screenshot file; both are deleted after.
+ * and file ports (docs/reference/capabilities.md#desktops), so every platform with exec and files
+ * gets desktop.* unchanged (Windows guests: {@link WindowsDriver}). The guest user, working
+ * directory, environment and daemon socket depend on the guest OS. Output goes to a random file in
+ * {@code /tmp} that is read back with a bound (exec keeps only 64 KiB of a stream, a Driver JSON
+ * may be up to 4 MiB), as does the screenshot file; both are deleted after.
  */
 final class DesktopDriver {
   static final int OUTPUT_LIMIT = 4 * 1024 * 1024;

@@ -15,11 +15,11 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * desktop.* (spec §2.8): the Cua Driver in a guest, its CLI run through the platform's exec and
- * file ports ({@link DesktopDriver}; Linux and macOS) or its MCP proxy kept attached ({@link
- * WindowsDriver}; Windows), and screenshots published to the {@link ScreenshotStore} (agents get
- * URLs, never image bytes). No gate and no expiry check: like exec, these only read or drive a
- * running guest. Closing it ends the Windows Driver sessions.
+ * desktop.* (docs/reference/capabilities.md#desktops): the Cua Driver in a guest, its CLI run
+ * through the platform's exec and file ports ({@link DesktopDriver}; Linux and macOS) or its MCP
+ * proxy kept attached ({@link WindowsDriver}; Windows), and screenshots published to the {@link
+ * ScreenshotStore} (agents get URLs, never image bytes). No gate and no expiry check: like exec,
+ * these only read or drive a running guest. Closing it ends the Windows Driver sessions.
  */
 public final class DesktopService implements AutoCloseable {
   private static final int VNC_PORT = 5900;
@@ -277,9 +277,9 @@ public final class DesktopService implements AutoCloseable {
   }
 
   /**
-   * The human VNC endpoint (spec §2.8): the one the platform reports (Lume's, on mac), else an
-   * existing TCP forward to the guest's port 5900 (OVN sandboxes), else the instance's first
-   * address on port 5900.
+   * The human VNC endpoint (docs/reference/capabilities.md#desktops): the one the platform reports
+   * (Lume's, on mac), else an existing TCP forward to the guest's port 5900 (OVN sandboxes), else
+   * the instance's first address on port 5900.
    */
   private String vnc(Sandbox sandbox, SandboxInstance instance) {
     if (!instance.vncUrl().isEmpty()) {

@@ -48,10 +48,10 @@ final class DriverResults {
   }
 
   /**
-   * An MCP {@code tools/call} result (spec §2.8, Windows): {@code isError} is a failure summarized
-   * by its text; structured content (an object or a list) is success, summarized as {@code
-   * structured content}, its JSON without image payloads the result; the Driver's native {@code
-   * [OK]} text is success; other text reads as {@link #text} does.
+   * An MCP {@code tools/call} result (docs/reference/capabilities.md#desktops, Windows): {@code
+   * isError} is a failure summarized by its text; structured content (an object or a list) is
+   * success, summarized as {@code structured content}, its JSON without image payloads the result;
+   * the Driver's native {@code [OK]} text is success; other text reads as {@link #text} does.
    */
   static Outcome mcp(String tool, McpSchema.CallToolResult answer) {
     StringBuilder joined = new StringBuilder();

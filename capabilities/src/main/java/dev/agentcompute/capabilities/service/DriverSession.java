@@ -14,15 +14,18 @@ import java.util.List;
 import java.util.concurrent.TimeoutException;
 
 /**
- * One MCP session with a Windows guest's Cua Driver proxy (spec §2.8): the MCP Java SDK's sync
- * client over the proxy's attached exec ({@link StreamTransport}). Opening it is the handshake,
- * {@code initialize} (the server's version) then {@code tools/list} (the tool names). A call fails
- * with a {@link Failure} saying why; every kind but {@link Failure.Kind#REFUSED} leaves the session
- * unusable, and none may be repeated by the caller on its own: a call whose answer was lost may
- * have acted on the desktop.
+ * One MCP session with a Windows guest's Cua Driver proxy
+ * (docs/reference/capabilities.md#desktops): the MCP Java SDK's sync client over the proxy's
+ * attached exec ({@link StreamTransport}). Opening it is the handshake, {@code initialize} (the
+ * server's version) then {@code tools/list} (the tool names). A call fails with a {@link Failure}
+ * saying why; every kind but {@link Failure.Kind#REFUSED} leaves the session unusable, and none may
+ * be repeated by the caller on its own: a call whose answer was lost may have acted on the desktop.
  */
 final class DriverSession implements AutoCloseable {
-  /** The longest JSON-RPC line read from the Driver (spec §2.8: Driver output is 4 MiB at most). */
+  /**
+   * The longest JSON-RPC line read from the Driver (docs/reference/capabilities.md#desktops: Driver
+   * output is 4 MiB at most).
+   */
   static final int MAX_MESSAGE = DesktopDriver.OUTPUT_LIMIT;
 
   private static final McpJsonMapper JSON = McpJsonDefaults.getMapper();

@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * image.list (spec §2.2) and the image an instance is created from: catalogue names win, otherwise
- * an image published in the sandbox.
+ * image.list (docs/reference/capabilities.md#images) and the image an instance is created from:
+ * catalogue names win, otherwise an image published in the sandbox.
  */
 public final class ImageService {
   private final SandboxAccess access;

@@ -13,8 +13,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * net.impair (spec §2.7): Linux {@code tc netem} on a NIC of a running Linux guest, run as a shell
- * script inside it. No gate and no liveness check; only {@code Running} counts (not {@code Ready}).
+ * net.impair (docs/reference/capabilities.md#netimpair): Linux {@code tc netem} on a NIC of a
+ * running Linux guest, run as a shell script inside it. No gate and no liveness check; only {@code
+ * Running} counts (not {@code Ready}).
  */
 public final class ImpairmentService {
   private final SandboxAccess access;

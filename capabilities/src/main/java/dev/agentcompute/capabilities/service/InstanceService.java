@@ -27,9 +27,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * instance.* lifecycle, waits, exec and files (spec §2.3 to §2.5). Creation is accepted under the
- * sandbox's gate and finished outside it; exec, files and waits take no gate and do not check the
- * sandbox's expiry (§8.3).
+ * instance.* lifecycle, waits, exec and files (docs/reference/capabilities.md#instances,
+ * #lifecycle, #files). Creation is accepted under the sandbox's gate and finished outside it; exec,
+ * files and waits take no gate and do not check the sandbox's expiry
+ * (docs/reference/capabilities.md#instanceexec, #files).
  */
 public final class InstanceService {
   private final SandboxAccess access;
@@ -173,7 +174,10 @@ public final class InstanceService {
         .orElseThrow(() -> Errors.instanceNotFound(name, sandbox.name()));
   }
 
-  /** Under the gate, with no expiry check (§8.3). */
+  /**
+   * Under the gate, with no expiry check
+   * (docs/reference/capabilities.md#instancelist-instanceget-instancedelete).
+   */
   public void delete(String sandboxName, String name) {
     Names.require(sandboxName, name);
     access.existing(
@@ -267,7 +271,7 @@ public final class InstanceService {
     }
   }
 
-  /** How often the desktop stage asks the Driver (spec §2.4). */
+  /** How often the desktop stage asks the Driver (docs/reference/capabilities.md#instancewait). */
   static final Duration DESKTOP_POLL = Duration.ofMillis(500);
 
   private boolean desktopAnswers(Sandbox sandbox, SandboxInstance instance) {
@@ -279,9 +283,9 @@ public final class InstanceService {
   }
 
   /**
-   * instance.exec's command: {@code sh -c} on Linux and macOS, the PowerShell wrapper of spec §2.10
-   * on Windows guests, where a {@code user} is refused (the command runs as the Incus agent
-   * service).
+   * instance.exec's command: {@code sh -c} on Linux and macOS, the PowerShell wrapper of
+   * docs/reference/capabilities.md#windows-guests on Windows guests, where a {@code user} is
+   * refused (the command runs as the Incus agent service).
    */
   public CommandResult shell(
       String sandboxName,

@@ -20,9 +20,9 @@ import dev.agentcompute.capabilities.platform.PlatformRouter;
 import java.util.List;
 
 /**
- * net.* (spec §2.7): networks of either fabric, NICs, and what only OVN networks have (peers, ACLs,
- * forwards, inspection). Mutations run under the gate of a live sandbox. Impairment lives in {@link
- * ImpairmentService}.
+ * net.* (docs/reference/capabilities.md#networks): networks of either fabric, NICs, and what only
+ * OVN networks have (peers, ACLs, forwards, inspection). Mutations run under the gate of a live
+ * sandbox. Impairment lives in {@link ImpairmentService}.
  */
 public final class NetworkService {
   private final SandboxAccess access;

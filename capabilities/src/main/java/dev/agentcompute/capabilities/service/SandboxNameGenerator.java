@@ -5,7 +5,7 @@ import java.util.random.RandomGenerator;
 
 /** Generates {@code <adjective>-<noun>} sandbox names from the original's two twelve-word lists. */
 public final class SandboxNameGenerator {
-  /** How many names are tried before giving up (spec §2.1). */
+  /** How many names are tried before giving up (docs/reference/capabilities.md#sandboxcreate). */
   public static final int ATTEMPTS = 64;
 
   private static final List<String> ADJECTIVES =

@@ -23,9 +23,10 @@ import java.util.function.UnaryOperator;
 import java.util.random.RandomGenerator;
 
 /**
- * sandbox.* (spec §2.1): creation with generated names and rollback, listing across platforms, TTL
- * extension, pins, deletion, and the reaper's guarded deletion. Validation runs in the original's
- * order: pin identity, TTL, name, platform, then existence under the gate.
+ * sandbox.* (docs/reference/capabilities.md#sandboxes): creation with generated names and rollback,
+ * listing across platforms, TTL extension, pins, deletion, and the reaper's guarded deletion.
+ * Validation runs in the original's order: pin identity, TTL, name, platform, then existence under
+ * the gate.
  */
 public final class SandboxService {
   /** The platform of a sandbox created without one. */
@@ -148,7 +149,8 @@ public final class SandboxService {
 
   /**
    * Every sandbox of every platform, with instance counts asked of each platform once for all its
-   * sandboxes; one that cannot be read fails the whole list (§8.5).
+   * sandboxes; one that cannot be read fails the whole list
+   * (docs/reference/capabilities.md#sandboxlist-sandboxget).
    */
   public List<Listed> list() {
     List<Sandbox> sandboxes = router.list();

@@ -14,7 +14,8 @@ import dev.agentcompute.capabilities.platform.SnapshotDriver;
 import java.util.List;
 
 /**
- * instance.snapshot.* and instance.publish (spec §2.6). Mutations run under the gate of a live
+ * instance.snapshot.* and instance.publish
+ * (docs/reference/capabilities.md#snapshots-and-publishing). Mutations run under the gate of a live
  * sandbox; listing does not check expiry.
  */
 public final class SnapshotService {

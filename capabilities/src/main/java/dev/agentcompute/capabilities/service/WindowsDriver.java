@@ -24,14 +24,14 @@ import java.util.concurrent.ConcurrentMap;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The Cua Driver of Windows guests (spec §2.8), driven as the original drives it: one long-lived
- * exec of {@code cua-driver-proxy.exe mcp} per instance, run directly (not through the PowerShell
- * wrapper) in {@code C:\ProgramData\agentcompute} as the Incus agent's identity, and spoken to over
- * MCP ({@link DriverSession}). Sessions are cached per sandbox and instance and reused by later
- * calls; one whose stream has ended is replaced before anything is sent, one that lost a call's
- * answer is dropped and the call is not repeated (the action may have been applied). Screenshots go
- * to a random {@code C:\ProgramData\agentcompute\cua-<32 hex>.png}, read back through the file API
- * and deleted.
+ * The Cua Driver of Windows guests (docs/reference/capabilities.md#desktops), driven as the
+ * original drives it: one long-lived exec of {@code cua-driver-proxy.exe mcp} per instance, run
+ * directly (not through the PowerShell wrapper) in {@code C:\ProgramData\agentcompute} as the Incus
+ * agent's identity, and spoken to over MCP ({@link DriverSession}). Sessions are cached per sandbox
+ * and instance and reused by later calls; one whose stream has ended is replaced before anything is
+ * sent, one that lost a call's answer is dropped and the call is not repeated (the action may have
+ * been applied). Screenshots go to a random {@code C:\ProgramData\agentcompute\cua-<32 hex>.png},
+ * read back through the file API and deleted.
  */
 final class WindowsDriver implements AutoCloseable {
   private static final Logger LOG = System.getLogger(WindowsDriver.class.getName());

@@ -17,11 +17,12 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What a Windows guest needs after a start or restart (spec §2.4, §8.16), once its agent answers:
- * each NIC's IPv4 MTU set to its network's (Windows keeps 1500 on an OVN network, whose Geneve
- * overhead leaves less), and evaluation licensing activated when a NIC is on a NAT network (the
- * only networks with a way out to the activation service). Both run through the PowerShell wrapper;
- * a failure is logged, not raised: the instance did start.
+ * What a Windows guest needs after a start or restart
+ * (docs/reference/capabilities.md#windows-guests), once its agent answers: each NIC's IPv4 MTU set
+ * to its network's (Windows keeps 1500 on an OVN network, whose Geneve overhead leaves less), and
+ * evaluation licensing activated when a NIC is on a NAT network (the only networks with a way out
+ * to the activation service). Both run through the PowerShell wrapper; a failure is logged, not
+ * raised: the instance did start.
  */
 final class WindowsGuest {
   private static final Logger LOG = System.getLogger(WindowsGuest.class.getName());

@@ -30,7 +30,10 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** Every spec §2 error text that applies to the bridge fabric, asserted against the real incusd. */
+/**
+ * Every error text of docs/reference/capabilities.md that applies to the bridge fabric, asserted
+ * against the real incusd.
+ */
 class BridgeErrorsIT {
   private static final String OPERATOR = "operator";
   private static ComputeRuntime runtime;

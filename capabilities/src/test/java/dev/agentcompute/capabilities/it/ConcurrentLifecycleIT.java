@@ -20,9 +20,9 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Issue 13.7: sandboxes created, used and deleted by several sessions at once on the real incusd
- * all succeed, and nothing of them is left behind (Incus' own races while bridges and veths go away
- * are retried, not reported to the agent).
+ * Sandboxes created, used and deleted by several sessions at once on the real incusd all succeed,
+ * and nothing of them is left behind (Incus' own races while bridges and veths go away are retried,
+ * not reported to the agent).
  */
 class ConcurrentLifecycleIT {
   private static final int SESSIONS = 4;

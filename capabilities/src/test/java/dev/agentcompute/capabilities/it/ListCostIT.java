@@ -17,8 +17,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 19.2: sandbox.list costs a constant number of Incus requests however many sandboxes exist
- * (projects and instances of all projects in one query each), and still counts instances right.
+ * docs/reference/capabilities.md#sandboxlist-sandboxget: sandbox.list costs a constant number of
+ * Incus requests however many sandboxes exist (projects and instances of all projects in one query
+ * each), and still counts instances right.
  */
 class ListCostIT {
   private static final AtomicInteger requests = new AtomicInteger();

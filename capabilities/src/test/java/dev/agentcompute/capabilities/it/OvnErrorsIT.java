@@ -21,10 +21,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The OVN fabric's backend error texts (spec §2.7 net.create, §3.5 peering) on the real incusd,
- * through the service and as the agent reads them from the CodeMode engine: agent-facing errors
- * arrive as {@code capability failed: <text>}, plain ones as a bare {@code capability failed}. One
- * sandbox with two OVN networks serves all tests; no containers.
+ * The OVN fabric's backend error texts (docs/reference/capabilities.md#netcreate, #netpeer) on the
+ * real incusd, through the service and as the agent reads them from the CodeMode engine:
+ * agent-facing errors arrive as {@code capability failed: <text>}, plain ones as a bare {@code
+ * capability failed}. One sandbox with two OVN networks serves all tests; no containers.
  */
 class OvnErrorsIT {
   private static OvnTestStack.Relayed stack;
@@ -160,7 +160,7 @@ class OvnErrorsIT {
               return net.peer(sandbox="%s", network="lab", peer="lab2")
           """
                       .formatted(sandbox)))
-          .as("a plain failure (spec §3.5)")
+          .as("a plain failure (a peer leading elsewhere)")
           .isEqualTo("capability failed");
       assertThat(incus.inProject(project).networks().peers("lab2"))
           .as("nothing was peered the other way")

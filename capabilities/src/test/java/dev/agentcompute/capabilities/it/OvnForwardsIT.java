@@ -33,12 +33,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * net.forward's allocation when things go wrong (spec §3.6 "On failure"), on the real incusd and
- * OVN stack. The backend talks to incusd through {@link OvnFaultRelay}: one forward creation
- * reaches Incus but its answer is lost, another finds its address taken by someone else between
- * choosing and creating. Also: a range with no free address left, and a listen port that is already
- * forwarded, as the agent sees them. One sandbox with three OVN networks and two containers serves
- * all tests.
+ * net.forward's allocation when things go wrong (docs/reference/capabilities.md#netforward), on the
+ * real incusd and OVN stack. The backend talks to incusd through {@link OvnFaultRelay}: one forward
+ * creation reaches Incus but its answer is lost, another finds its address taken by someone else
+ * between choosing and creating. Also: a range with no free address left, and a listen port that is
+ * already forwarded, as the agent sees them. One sandbox with three OVN networks and two containers
+ * serves all tests.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class OvnForwardsIT {
@@ -228,7 +228,7 @@ class OvnForwardsIT {
           .isInstanceOf(BackendException.class)
           .hasMessage("no free address remains in the OVN range");
       assertThat(OvnTestStack.agentSees(fullAgent, forwardProgram("side", "web2", 80, 80)))
-          .as("a plain failure (spec §8.11): the agent reads no backend detail")
+          .as("a plain failure: the agent reads no backend detail")
           .isEqualTo("capability failed");
     }
     assertThat(forwardsOn("side")).isEmpty();
@@ -274,7 +274,7 @@ class OvnForwardsIT {
         .isInstanceOf(BackendException.class)
         .hasMessage("listen port 18081/tcp is already forwarded on " + lostAddress);
     assertThat(OvnTestStack.agentSees(agent, forwardProgram("default", "web", 9090, 18081)))
-        .as("a plain failure (spec §2.7 net.forward)")
+        .as("a plain failure (net.forward)")
         .isEqualTo("capability failed");
     assertThat(forwardsOn("default"))
         .singleElement()
@@ -299,7 +299,7 @@ class OvnForwardsIT {
           .isInstanceOf(BackendException.class)
           .hasMessage("instance web2 has no address on network bare");
       assertThat(OvnTestStack.agentSees(agent, forwardProgram("bare", "web2", 80, 80)))
-          .as("a plain failure (spec §3.6)")
+          .as("a plain failure (no free address)")
           .isEqualTo("capability failed");
       assertThat(forwardsOn("bare")).isEmpty();
     } finally {

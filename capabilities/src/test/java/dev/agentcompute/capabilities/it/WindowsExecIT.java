@@ -52,7 +52,10 @@ class WindowsExecIT {
     }
   }
 
-  /** The spec's script (§2.10), written out here rather than taken from the code under test. */
+  /**
+   * The wrapper's script (docs/reference/capabilities.md#windows-guests), written out here rather
+   * than taken from the code under test.
+   */
   private static List<String> expectedArgv(String command) {
     String script =
         "$p=[System.Diagnostics.ProcessStartInfo]::new();$p.FileName='cmd.exe';"
@@ -132,9 +135,10 @@ class WindowsExecIT {
   }
 
   /**
-   * A Windows VM's create request (spec §3.4): Secure Boot, a TPM, the agent configuration disk and
-   * {@code image.os} "Windows". No KVM here, so Incus refuses to build it; the request it received
-   * is recorded by the relay, and the failed create leaves no instance.
+   * A Windows VM's create request (docs/reference/capabilities.md#windows-guests): Secure Boot, a
+   * TPM, the agent configuration disk and {@code image.os} "Windows". No KVM here, so Incus refuses
+   * to build it; the request it received is recorded by the relay, and the failed create leaves no
+   * instance.
    */
   @Test
   void aWindowsVmIsCreatedWithSecureBootATpmAndTheAgentDisk() throws Exception {
@@ -188,7 +192,7 @@ class WindowsExecIT {
     }
   }
 
-  // ---- desktop.* through the Driver proxy (spec §2.8) ----------------------------------------
+  // ---- desktop.* through the Driver proxy (docs/reference/capabilities.md#desktops) -------------
 
   private static final JsonMapper JSON = JsonMapper.builder().build();
   private static final String PROXY =

@@ -12,8 +12,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * What a Driver answer means for desktop.call's {@code ok}, {@code summary} and {@code result}: an
- * MCP {@code tools/call} result (Windows, spec §2.8) read from the JSON the Driver sends, and the
- * CLI's text (Linux, macOS) it falls back to.
+ * MCP {@code tools/call} result (Windows, docs/reference/capabilities.md#desktops) read from the
+ * JSON the Driver sends, and the CLI's text (Linux, macOS) it falls back to.
  */
 class DriverResultsTest {
 

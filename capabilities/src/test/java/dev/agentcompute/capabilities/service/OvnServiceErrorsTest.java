@@ -20,10 +20,10 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * The OVN error texts of spec §2.7 the services (and, for the closed sets and port ranges, the
- * capability adapters in front of them) raise, and that they raise them before the platform is
- * asked to change anything. (What only Incus can tell, e.g. nat=false forwards, is in {@code
- * OvnFabricIT}.)
+ * The OVN error texts of docs/reference/capabilities.md#networks the services (and, for the closed
+ * sets and port ranges, the capability adapters in front of them) raise, and that they raise them
+ * before the platform is asked to change anything. (What only Incus can tell, e.g. nat=false
+ * forwards, is in {@code OvnFabricIT}.)
  */
 class OvnServiceErrorsTest {
   private final InMemoryPlatform backend = new InMemoryPlatform();

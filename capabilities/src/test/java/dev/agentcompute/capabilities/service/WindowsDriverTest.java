@@ -27,10 +27,10 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The Windows Driver's sessions (spec §2.8) over a platform whose attached commands are {@link
- * ScriptedProxy}s: how the proxy is started, one stream per instance reused by later calls, what
- * happens when an answer is lost or a stream ends, the screenshot file of each call, and the
- * sessions ending with their sandbox and with the driver.
+ * The Windows Driver's sessions (docs/reference/capabilities.md#desktops) over a platform whose
+ * attached commands are {@link ScriptedProxy}s: how the proxy is started, one stream per instance
+ * reused by later calls, what happens when an answer is lost or a stream ends, the screenshot file
+ * of each call, and the sessions ending with their sandbox and with the driver.
  */
 class WindowsDriverTest {
   private static final JsonMapper JSON = JsonMapper.builder().build();

@@ -47,9 +47,9 @@ public final class Catalog {
   }
 
   /**
-   * The catalogue generation of tokens (spec policy.md §4): a digest of everything the enabled
-   * catalogue shows and enforces, so it changes when a reload changes the catalogue and is the same
-   * on every instance that serves the same one.
+   * The catalogue generation of tokens (docs/reference/policy.md#tokens): a digest of everything
+   * the enabled catalogue shows and enforces, so it changes when a reload changes the catalogue and
+   * is the same on every instance that serves the same one.
    */
   public String generation() {
     return generation;

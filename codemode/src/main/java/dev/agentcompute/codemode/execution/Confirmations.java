@@ -23,9 +23,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Confirmation continuations (spec policy.md §5), on the host: the token execute was given is
- * verified before any worker starts, and each call that needs a person's approval passes the gate
- * after EXECUTE authorization and before its handler. The worker never sees a token.
+ * Confirmation continuations (docs/reference/policy.md#confirmations), on the host: the token
+ * execute was given is verified before any worker starts, and each call that needs a person's
+ * approval passes the gate after EXECUTE authorization and before its handler. The worker never
+ * sees a token.
  */
 final class Confirmations {
 

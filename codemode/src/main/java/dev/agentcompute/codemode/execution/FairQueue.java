@@ -6,10 +6,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Who takes a worker slot next (issue 13.3): a subject running its per-subject share waits behind
- * itself, and among the others the waiter whose subject runs the fewest executions goes first
- * (earliest arrival breaks ties), so a subject with a long queue cannot crowd out one with a short
- * queue. Not thread-safe: the pool's lock guards it.
+ * Who takes a worker slot next (docs/reference/codemode.md#fair-slots): a subject running its
+ * per-subject share waits behind itself, and among the others the waiter whose subject runs the
+ * fewest executions goes first (earliest arrival breaks ties), so a subject with a long queue
+ * cannot crowd out one with a short queue. Not thread-safe: the pool's lock guards it.
  */
 final class FairQueue {
 

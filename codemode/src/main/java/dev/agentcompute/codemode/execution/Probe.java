@@ -170,7 +170,8 @@ final class Probe {
   }
 
   /**
-   * Whether a frame that failed strict decoding still names itself {@code probe_ack} (spec §2.10).
+   * Whether a frame that failed strict decoding still names itself {@code probe_ack}
+   * (docs/reference/codemode.md#build-probe).
    */
   private static boolean isProbeAckType(byte[] payload) {
     try {

@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Confirmation by MCP form elicitation (spec policy.md §5): {@code elicitation/create} with the
- * message {@code Allow <name>(<args>)? <summary>} and the schema {@code {confirm: boolean}}; only
- * an accept with {@code confirm: true} approves.
+ * Confirmation by MCP form elicitation (docs/reference/policy.md#confirmations): {@code
+ * elicitation/create} with the message {@code Allow <name>(<args>)? <summary>} and the schema
+ * {@code {confirm: boolean}}; only an accept with {@code confirm: true} approves.
  */
 final class Elicitation {
 

@@ -21,13 +21,13 @@ import java.util.Set;
 
 /**
  * Answers {@code resources/list}, {@code resources/templates/list} and {@code resources/read} per
- * caller (spec policy.md §6). The MCP Java SDK lists resources globally, with no cursor and no
- * per-caller filter, so a transport routes these three methods here instead of to the SDK session:
- * stdio through {@link CodeModeMcp#serveStdio(dev.agentcompute.codemode.Server, Resources,
- * InvocationResolver)}, HTTP by calling {@link #handle} with the request's transport context (the
- * one that carries {@link Subject#TRANSPORT_CONTEXT_KEY}). Errors are JSON-RPC errors: {@code
- * -32002 Resource not found} (unknown or hidden), {@code -32002 resource not readable}, {@code
- * -32602 invalid cursor}, and {@code -32603} with the CodeMode text otherwise.
+ * caller (docs/reference/policy.md#resources). The MCP Java SDK lists resources globally, with no
+ * cursor and no per-caller filter, so a transport routes these three methods here instead of to the
+ * SDK session: stdio through {@link CodeModeMcp#serveStdio(dev.agentcompute.codemode.Server,
+ * Resources, InvocationResolver)}, HTTP by calling {@link #handle} with the request's transport
+ * context (the one that carries {@link Subject#TRANSPORT_CONTEXT_KEY}). Errors are JSON-RPC errors:
+ * {@code -32002 Resource not found} (unknown or hidden), {@code -32002 resource not readable},
+ * {@code -32602 invalid cursor}, and {@code -32603} with the CodeMode text otherwise.
  */
 public final class ResourceRequests {
 

@@ -3,8 +3,9 @@ package dev.agentcompute.codemode.mcp;
 import io.modelcontextprotocol.spec.McpSchema;
 
 /**
- * What the three tools advertise (spec codemode.md §5.2-5.4, policy.md §2-3): the model-facing
- * descriptions, verbatim, the input and output schemas, and the tool annotations.
+ * What the three tools advertise (docs/reference/codemode.md#tool-descriptions, #schemas;
+ * docs/reference/policy.md#hints, #search-cursors): the model-facing descriptions, verbatim, the
+ * input and output schemas, and the tool annotations.
  */
 final class ToolContracts {
 
@@ -58,9 +59,9 @@ final class ToolContracts {
 
   /**
    * {@code {result}} on success; {@code {confirmation: {token, capability, arguments, expires_at}}}
-   * on a {@code confirmation required} error (spec policy.md §5). MCP clients (the TypeScript SDK)
-   * validate the structured content of error results too, so the schema admits both, exactly one at
-   * a time.
+   * on a {@code confirmation required} error (docs/reference/policy.md#confirmations). MCP clients
+   * (the TypeScript SDK) validate the structured content of error results too, so the schema admits
+   * both, exactly one at a time.
    */
   static final String EXECUTE_OUTPUT =
       "{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"result\":{},"

@@ -137,8 +137,9 @@ final class Tools {
   }
 
   /**
-   * The answer when a call needs approval and nobody could be asked (spec policy.md §5 step 3): the
-   * text, and the token in structured content.
+   * The answer when a call needs approval and nobody could be asked
+   * (docs/reference/policy.md#confirmations, "Otherwise"): the text, and the token in structured
+   * content.
    */
   private static McpSchema.CallToolResult confirmationRequired(String text, PendingConfirmation p) {
     Map<String, Object> confirmation = new LinkedHashMap<>();

@@ -15,13 +15,14 @@ public final class JsonWriter {
   /** How floats are spelled and object keys ordered. */
   public enum Spelling {
     /**
-     * The worker encoding (spec §2.4): floats always carry {@code .}, {@code e} or {@code E}
-     * ({@code 1.0}); object keys sorted in UTF-8 byte order.
+     * The worker encoding (docs/reference/codemode.md#value-encoding): floats always carry {@code
+     * .}, {@code e} or {@code E} ({@code 1.0}); object keys sorted in UTF-8 byte order.
      */
     TYPED,
     /**
-     * Go {@code encoding/json} (spec §5.4): integral floats without {@code .0} ({@code 2}); a
-     * LinkedHashMap keeps its order (a Go struct's field order), other maps are sorted.
+     * Go {@code encoding/json} (docs/reference/codemode.md#success-results): integral floats
+     * without {@code .0} ({@code 2}); a LinkedHashMap keeps its order (a Go struct's field order),
+     * other maps are sorted.
      */
     MCP
   }

@@ -21,7 +21,7 @@ public final class Values {
     }
   }
 
-  /** The type-preserving encoding of {@code v} (spec §2.4). */
+  /** The type-preserving encoding of {@code v} (docs/reference/codemode.md#value-encoding). */
   public static String encode(Object v) throws InvalidValue {
     return JsonWriter.write(v, JsonWriter.Spelling.TYPED);
   }

@@ -2,7 +2,10 @@ package dev.agentcompute.codemode.tokens;
 
 import java.time.Duration;
 
-/** The kinds of signed token (spec policy.md §4), each with its own derived key and lifetime. */
+/**
+ * The kinds of signed token (docs/reference/policy.md#tokens), each with its own derived key and
+ * lifetime.
+ */
 public enum TokenKind {
   /** A search_api page cursor: fields {@code q} and {@code o}. */
   SEARCH("search", Duration.ofMinutes(10)),

@@ -20,11 +20,11 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Signs and verifies {@code <kind>.<payload>.<mac>} tokens (spec policy.md §4): the payload is the
- * base64url (no padding) of compact sorted-key JSON, the MAC is HMAC-SHA256 over {@code
- * <kind>.<payload>} with a key derived per kind from one 32-byte secret. Every payload carries
- * {@code sc} (16 bytes of SHA-256 of the scope key, hex), {@code g} (catalogue generation), {@code
- * exp} (Unix seconds) and {@code n} (128-bit random nonce, hex).
+ * Signs and verifies {@code <kind>.<payload>.<mac>} tokens (docs/reference/policy.md#tokens): the
+ * payload is the base64url (no padding) of compact sorted-key JSON, the MAC is HMAC-SHA256 over
+ * {@code <kind>.<payload>} with a key derived per kind from one 32-byte secret. Every payload
+ * carries {@code sc} (16 bytes of SHA-256 of the scope key, hex), {@code g} (catalogue generation),
+ * {@code exp} (Unix seconds) and {@code n} (128-bit random nonce, hex).
  */
 public final class TokenSigner {
 
@@ -102,9 +102,10 @@ public final class TokenSigner {
   }
 
   /**
-   * Verifies in the order of spec policy.md §4: MAC (constant time), {@code exp}, kind, {@code sc}
-   * against a freshly computed scope key, {@code g}; the caller then checks the kind's own fields
-   * in the returned payload. A scope-key failure propagates (the request fails closed).
+   * Verifies in the order of docs/reference/policy.md#tokens: MAC (constant time), {@code exp},
+   * kind, {@code sc} against a freshly computed scope key, {@code g}; the caller then checks the
+   * kind's own fields in the returned payload. A scope-key failure propagates (the request fails
+   * closed).
    */
   Map<String, Object> verify(
       TokenKind expected, String token, Scope scope, String generation, Instant now)

@@ -10,9 +10,9 @@ import dev.agentcompute.starlark.eval.StarlarkInt;
 import dev.agentcompute.starlark.eval.Value;
 
 /**
- * CodeMode's {@code sum(iterable)} builtin (codemode.md §3): exactly one positional argument; ints
- * give an int, and once a float appears the result is a float. Bools are rejected. It is part of
- * CodeMode's predeclared surface, not of the interpreter, so it lives here.
+ * CodeMode's {@code sum(iterable)} builtin (docs/reference/starlark.md#sum): exactly one positional
+ * argument; ints give an int, and once a float appears the result is a float. Bools are rejected.
+ * It is part of CodeMode's predeclared surface, not of the interpreter, so it lives here.
  */
 final class SumBuiltin {
   private SumBuiltin() {}

@@ -22,9 +22,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * The host side of one native call (spec §1 rows 42, 50-52, 89; §2.7 step 5): lookup and exact
- * re-binding as protocol checks, authorization on detached canonical arguments, context re-checks,
- * handler outcomes and output budgets.
+ * The host side of one native call (docs/reference/codemode.md#execute, R42, R50-R52, R89;
+ * #lifecycle step 5): lookup and exact re-binding as protocol checks, authorization on detached
+ * canonical arguments, context re-checks, handler outcomes and output budgets.
  */
 class DispatcherTest {
 

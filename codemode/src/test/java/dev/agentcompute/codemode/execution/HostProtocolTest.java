@@ -17,9 +17,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The host's side of the worker protocol (spec §2.3, §2.7) end to end: each worker here answers the
- * probe, then breaks the protocol one way. The execution ends with the failure the contract names,
- * never hangs, and never runs more capability calls than the limit allows.
+ * The host's side of the worker protocol (docs/reference/codemode.md#framing, #lifecycle) end to
+ * end: each worker here answers the probe, then breaks the protocol one way. The execution ends
+ * with the failure the contract names, never hangs, and never runs more capability calls than the
+ * limit allows.
  */
 class HostProtocolTest {
 

@@ -13,7 +13,8 @@ import java.util.Map;
 
 /**
  * A worker that answers the probe correctly and then breaks the protocol in the way its argument
- * names, so the host's side of spec §2 can be tested end to end (HostProtocolTest).
+ * names, so the host's side of docs/reference/codemode.md#worker-protocol can be tested end to end
+ * (HostProtocolTest).
  */
 final class MisbehavingWorker {
   private MisbehavingWorker() {}

@@ -19,8 +19,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The child side of the worker protocol (spec §2.3, §2.5, §2.8), driven frame by frame against a
- * real worker process: legal sequences end in EOF and exit 0, violations in exit 1 with no output.
+ * The child side of the worker protocol (docs/reference/codemode.md#framing, #frames,
+ * #worker-side), driven frame by frame against a real worker process: legal sequences end in EOF
+ * and exit 0, violations in exit 1 with no output.
  */
 class WorkerProtocolTest {
 

@@ -16,9 +16,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link CodeModeMcp#serveStdio} end to end through the SDK's JSON-RPC server in a child JVM (spec
- * §1 rows 76, 77, 79-81; §5.1-5.5): identity, the listed tools and schemas, SDK-level rejection of
- * malformed arguments before the resolver, and unknown tools as JSON-RPC errors.
+ * {@link CodeModeMcp#serveStdio} end to end through the SDK's JSON-RPC server in a child JVM
+ * (docs/reference/codemode.md#mcp, R76, R77, R79-R81): identity, the listed tools and schemas,
+ * SDK-level rejection of malformed arguments before the resolver, and unknown tools as JSON-RPC
+ * errors.
  */
 class CodeModeStdioTest {
 

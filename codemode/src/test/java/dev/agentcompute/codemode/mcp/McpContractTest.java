@@ -21,7 +21,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The §5.5 error texts, §5.2 descriptions and §5.4 success spellings through the tool handlers. */
+/**
+ * The error texts (docs/reference/codemode.md#error-results), tool descriptions
+ * (#tool-descriptions) and success spellings (#success-results) through the tool handlers.
+ */
 class McpContractTest {
 
   record ModeIn(String mode) {}

@@ -23,7 +23,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** Hints, search cursors and confirmations through the MCP tool handlers (spec policy.md). */
+/**
+ * Hints, search cursors and confirmations through the MCP tool handlers (docs/reference/policy.md).
+ */
 class McpPolicyTest {
 
   record Name(String name) {}

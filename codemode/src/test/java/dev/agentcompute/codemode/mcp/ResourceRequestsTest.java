@@ -18,7 +18,9 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The resources JSON-RPC methods as a transport routes them (spec policy.md §6). */
+/**
+ * The resources JSON-RPC methods as a transport routes them (docs/reference/policy.md#resources).
+ */
 class ResourceRequestsTest {
 
   static final ResourceDescription NOTES =

@@ -8,7 +8,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Frame and manifest rules of spec §2.4-2.6 not covered by ProtocolTest. */
+/**
+ * Frame and manifest rules of docs/reference/codemode.md#value-encoding and #frames not covered by
+ * ProtocolTest.
+ */
 class ProtocolRulesTest {
 
   static Frame decode(String json) throws ProtocolException {

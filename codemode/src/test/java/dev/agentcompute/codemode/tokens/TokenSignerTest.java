@@ -11,7 +11,7 @@ import java.util.Base64;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The token format of spec policy.md §4. */
+/** The token format of docs/reference/policy.md#tokens. */
 class TokenSignerTest {
 
   static final Instant NOW = Instant.parse("2026-12-01T10:00:00Z");

@@ -8,7 +8,7 @@ import java.util.regex.Pattern;
 /**
  * {@code # METADATA} comment blocks. Their content is otherwise ignored (no schema validation, no
  * fetching), but a schema given by an external {@code $ref} would make OPA load it remotely, which
- * is disabled: such a policy is rejected, as the seed's authz/rego requires.
+ * is disabled: such a policy is rejected, as docs/reference/rego.md#language says.
  */
 final class Annotations {
   private Annotations() {}

@@ -19,7 +19,7 @@ import java.util.Optional;
 public final class BearerAuthenticationProvider implements AuthenticationProvider {
   static final String REALM = "agentcompute";
 
-  /** Granted to every identity; the MCP endpoint requires it (spec §5.2). */
+  /** Granted to every identity; the MCP endpoint requires it (docs/security.md#bearer-tokens). */
   static final String SCOPE = "mcp";
 
   private final BearerTokens tokens;

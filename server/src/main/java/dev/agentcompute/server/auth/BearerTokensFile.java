@@ -17,9 +17,9 @@ import tools.jackson.core.JsonToken;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Parses the bearer credential file (spec §5.2): one JSON object mapping identity names to tokens,
- * read as a token stream. Every error is one of the fixed texts below; none of them ever contains a
- * token or a fragment of the file.
+ * Parses the bearer credential file (docs/configuration.md#bearer-credential-file): one JSON object
+ * mapping identity names to tokens, read as a token stream. Every error is one of the fixed texts
+ * below; none of them ever contains a token or a fragment of the file.
  */
 public final class BearerTokensFile {
   static final String NOT_AN_OBJECT =

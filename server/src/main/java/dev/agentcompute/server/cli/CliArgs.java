@@ -8,7 +8,7 @@ import java.util.Optional;
 
 /**
  * The resolved command line: each value comes from its flag, else its AGENTCOMPUTE_* variable, else
- * the default (spec §5.1).
+ * the default (docs/configuration.md#command-line).
  */
 public record CliArgs(
     Command command,

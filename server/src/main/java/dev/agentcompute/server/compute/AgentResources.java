@@ -21,11 +21,11 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * agentcompute's MCP resources (spec policy.md §6): the image catalogue, one describe_api document
- * per capability, sandboxes and instances, whose JSON bodies are the values sandbox.get and
- * instance.get return, and screenshots (the PNG a desktop.screenshot URL serves). Built once; every
- * read runs on the compute generation in force, so a reload changes what they show, never breaks
- * them. Who sees what is {@link AgentResourcePolicy}'s.
+ * agentcompute's MCP resources (docs/reference/policy.md#agentcomputes-resources): the image
+ * catalogue, one describe_api document per capability, sandboxes and instances, whose JSON bodies
+ * are the values sandbox.get and instance.get return, and screenshots (the PNG a desktop.screenshot
+ * URL serves). Built once; every read runs on the compute generation in force, so a reload changes
+ * what they show, never breaks them. Who sees what is {@link AgentResourcePolicy}'s.
  */
 final class AgentResources {
   static final String JSON = "application/json";

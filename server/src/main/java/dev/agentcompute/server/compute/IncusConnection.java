@@ -19,11 +19,11 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /**
- * Opens the Incus client the configuration describes (spec §3 "Connection"): an explicit URL
- * ({@code unix:///path} or {@code https://} with client certificate and optional pinned server
- * certificate), or a remote named in the Incus CLI configuration. {@code local} is the daemon's
- * Unix socket ({@code $INCUS_SOCKET}, else {@code $INCUS_DIR/unix.socket}, else {@code
- * /var/lib/incus/unix.socket}).
+ * Opens the Incus client the configuration describes (docs/configuration.md#configuration-file,
+ * `incus`): an explicit URL ({@code unix:///path} or {@code https://} with client certificate and
+ * optional pinned server certificate), or a remote named in the Incus CLI configuration. {@code
+ * local} is the daemon's Unix socket ({@code $INCUS_SOCKET}, else {@code $INCUS_DIR/unix.socket},
+ * else {@code /var/lib/incus/unix.socket}).
  */
 public final class IncusConnection {
   private IncusConnection() {}

@@ -19,10 +19,10 @@ import java.util.Optional;
 
 /**
  * The MCP server: exactly CodeMode's three tools, over the compute generation in force. Limits are
- * the product's (spec §1.2): 15-minute executions, 1,000 native calls, the rest CodeMode's
- * defaults; every authenticated subject may call every registered capability unless a Rego policy
- * is configured ({@link ComputeGeneration}). Resources are answered per caller ({@link
- * AgentResources}), outside the SDK.
+ * the product's (docs/reference/codemode.md#limits): 15-minute executions, 1,000 native calls, the
+ * rest CodeMode's defaults; every authenticated subject may call every registered capability unless
+ * a Rego policy is configured ({@link ComputeGeneration}). Resources are answered per caller
+ * ({@link AgentResources}), outside the SDK.
  */
 public final class ToolWiring {
   static final Duration MAX_EXECUTION_TIME = Duration.ofMinutes(15);

@@ -6,7 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
-/** Reads, decodes and validates one configuration file (spec §5.5). */
+/**
+ * Reads, decodes and validates one configuration file (docs/configuration.md#configuration-file).
+ */
 public final class ConfigLoader {
   private ConfigLoader() {}
 

@@ -19,8 +19,9 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * Applies defaults, checks every rule of spec §5.5 (with its exact messages) and resolves relative
- * paths against the configuration file's directory. All problems are reported at once.
+ * Applies defaults, checks every rule of docs/configuration.md#configuration-file (with its exact
+ * messages) and resolves relative paths against the configuration file's directory. All problems
+ * are reported at once.
  */
 final class ConfigValidator {
   static final long DEFAULT_TTL_MINUTES = 240;

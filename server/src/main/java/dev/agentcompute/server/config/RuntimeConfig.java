@@ -5,10 +5,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The runtime configuration file (spec §5.5) as decoded, before defaults and validation. Absent
- * sections and keys are {@code null}; {@link ConfigLoader} fills defaults, validates and resolves
- * relative paths. No key holds a secret: bearer tokens come only from credentials. {@code
- * log_level} is ours (not in the original): a reloadable override of --log-level.
+ * The runtime configuration file (docs/configuration.md#configuration-file) as decoded, before
+ * defaults and validation. Absent sections and keys are {@code null}; {@link ConfigLoader} fills
+ * defaults, validates and resolves relative paths. No key holds a secret: bearer tokens come only
+ * from credentials. {@code log_level} is ours (not in the original): a reloadable override of
+ * --log-level.
  */
 public record RuntimeConfig(
     Incus incus,
@@ -22,7 +23,10 @@ public record RuntimeConfig(
     @JsonProperty("tokens_secret_file") String tokensSecretFile,
     Codemode codemode) {
 
-  /** CodeMode engine settings (ours): worker reuse for one subject's executions (issue 19). */
+  /**
+   * CodeMode engine settings (ours): worker reuse for one subject's executions
+   * (docs/reference/codemode.md#worker-reuse).
+   */
   public record Codemode(@JsonProperty("worker_reuse") WorkerReuse workerReuse) {}
 
   /** A worker JVM serves up to {@code max_executions} of one subject, idle at most so long. */
@@ -30,7 +34,10 @@ public record RuntimeConfig(
       @JsonProperty("max_executions") Long maxExecutions,
       @JsonProperty("max_idle_seconds") Long maxIdleSeconds) {}
 
-  /** Who may call which capability: an in-process Rego policy (ours; issue 18). */
+  /**
+   * Who may call which capability: an in-process Rego policy (ours;
+   * docs/reference/rego.md#server-configuration).
+   */
   public record Authorization(Rego rego) {}
 
   /**

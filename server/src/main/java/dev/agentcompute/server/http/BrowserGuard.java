@@ -10,7 +10,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * Protects the MCP endpoint from browsers (spec §5.3):
+ * Protects the MCP endpoint from browsers (docs/security.md#network-exposure):
  *
  * <ul>
  *   <li>cross-origin protection like Go's {@code http.CrossOriginProtection}: a state-changing

@@ -6,7 +6,7 @@ import java.net.InetAddress;
 /**
  * A {@code host:port} listen address as given by {@code --addr}. Loopback means the host is {@code
  * localhost} or a loopback IP literal; an empty host, {@code 0.0.0.0} and any other name are not
- * (spec §5.1).
+ * (docs/security.md#network-exposure).
  */
 public record ListenAddress(String host, int port) {
   public static ListenAddress parse(String addr) {

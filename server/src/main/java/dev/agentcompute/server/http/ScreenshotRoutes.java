@@ -14,10 +14,10 @@ import io.helidon.webserver.spi.ServerFeature;
 import java.util.Optional;
 
 /**
- * The screenshot store over HTTP (spec §5.3, §5.6): {@code GET} and {@code HEAD} of {@code <base
- * path>/screenshots/<id>}, outside bearer authentication (the 128-bit id is the capability). Every
- * other method is 405 with {@code Allow: GET, HEAD}; an unknown or expired id is 404. Nothing is
- * cached or sniffed.
+ * The screenshot store over HTTP (docs/reference/capabilities.md#screenshot-store): {@code GET} and
+ * {@code HEAD} of {@code <base path>/screenshots/<id>}, outside bearer authentication (the 128-bit
+ * id is the capability). Every other method is 405 with {@code Allow: GET, HEAD}; an unknown or
+ * expired id is 404. Nothing is cached or sniffed.
  */
 public final class ScreenshotRoutes implements ServerFeature {
   private static final Header NOSNIFF =

@@ -10,7 +10,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The {@code authorization.rego} section (issue 18 item 4). */
+/** The {@code authorization.rego} section (docs/reference/rego.md#server-configuration). */
 class AuthorizationConfigTest {
   private static final String POLICY =
       """

@@ -8,7 +8,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The builtin functions of the Universe (spec §1.3), with starlark-go's argument rules and errors.
+ * The builtin functions of the Universe (docs/reference/starlark.md#builtins), with starlark-go's
+ * argument rules and errors.
  */
 final class Builtins {
   private Builtins() {}

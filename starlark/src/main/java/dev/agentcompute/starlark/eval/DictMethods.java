@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** The methods of dict values (spec §1.4), with starlark-go's errors. */
+/** The methods of dict values (docs/reference/starlark.md#builtins), with starlark-go's errors. */
 final class DictMethods {
   private static final List<String> NAMES =
       List.of("clear", "get", "items", "keys", "pop", "popitem", "setdefault", "update", "values");

@@ -3,7 +3,7 @@ package dev.agentcompute.starlark.eval;
 import java.util.Collections;
 import java.util.List;
 
-/** The methods of list values (spec §1.4), with starlark-go's errors. */
+/** The methods of list values (docs/reference/starlark.md#builtins), with starlark-go's errors. */
 final class ListMethods {
   private static final List<String> NAMES =
       List.of("append", "clear", "extend", "index", "insert", "pop", "remove");

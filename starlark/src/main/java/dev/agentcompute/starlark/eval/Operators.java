@@ -6,8 +6,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 
 /**
- * The operators of Starlark (spec §1.6) with starlark-go's semantics and error texts: arithmetic,
- * comparison, membership, indexing, slicing, attribute access and iteration.
+ * The operators of Starlark (docs/reference/starlark.md#dialects) with starlark-go's semantics and
+ * error texts: arithmetic, comparison, membership, indexing, slicing, attribute access and
+ * iteration.
  */
 public final class Operators {
   /** Go's maxAlloc: the largest repetition result, in elements. */

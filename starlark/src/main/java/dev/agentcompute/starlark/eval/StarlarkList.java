@@ -5,7 +5,10 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 
-/** A mutable list. Mutation fails while frozen or while an iterator is live (spec §1.8). */
+/**
+ * A mutable list. Mutation fails while frozen or while an iterator is live
+ * (docs/reference/starlark.md#values).
+ */
 public final class StarlarkList
     implements Sequence, HasSetIndex, Sliceable, HasAttrs, Comparable, Printer.Nested {
   final ArrayList<Value> elems;

@@ -6,7 +6,10 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
-/** The 35 methods of string values (spec §1.4), on UTF-8 bytes as in starlark-go. */
+/**
+ * The 35 methods of string values (docs/reference/starlark.md#builtins), on UTF-8 bytes as in
+ * starlark-go.
+ */
 final class StringMethods {
   private static final List<String> NAMES =
       List.of(

@@ -6,8 +6,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The predeclared names of every Starlark program (spec §1.3): {@code None True False} and the
- * builtin functions. {@code set} is included only when the dialect enables sets.
+ * The predeclared names of every Starlark program (docs/reference/starlark.md#predeclared-names):
+ * {@code None True False} and the builtin functions. {@code set} is included only when the dialect
+ * enables sets.
  */
 public final class Universe {
   private static final Map<String, Value> ALL = build();

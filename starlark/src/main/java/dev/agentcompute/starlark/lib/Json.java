@@ -12,8 +12,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The {@code json} module of starlark-go's lib/json (spec §1.11). CodeMode's module has exactly
- * {@code decode}, {@code encode} and {@code indent}; the full profile adds {@code encode_indent}.
+ * The {@code json} module of starlark-go's lib/json (docs/reference/starlark.md#json). CodeMode's
+ * module has exactly {@code decode}, {@code encode} and {@code indent}; the full profile adds
+ * {@code encode_indent}.
  */
 public final class Json {
   private Json() {}

@@ -12,7 +12,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** starlark-go's lib/math module (spec §1.11); results follow Go's float64 functions. */
+/**
+ * starlark-go's lib/math module (docs/reference/starlark.md#math); results follow Go's float64
+ * functions.
+ */
 public final class MathModule {
   private MathModule() {}
 

@@ -6,7 +6,10 @@ import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 
-/** The STARLARK_TEST_* settings of the conformance runner's test mode (spec §3.2). */
+/**
+ * The STARLARK_TEST_* settings of the conformance runner's test mode
+ * (docs/reference/starlark.md#test-mode).
+ */
 record TestEnv(
     String mode,
     Set<String> predeclared,

@@ -8,9 +8,9 @@ import java.io.PrintStream;
 import java.util.Map;
 
 /**
- * The conformance runner's test mode (spec/starlark.md §3.2): parse, resolve or execute a chunk as
- * the {@code STARLARK_TEST_*} settings say, with the embedded assert.star, the loader and the test
- * helpers, and report as starlark-go's test harness does.
+ * The conformance runner's test mode (docs/reference/starlark.md#test-mode): parse, resolve or
+ * execute a chunk as the {@code STARLARK_TEST_*} settings say, with the embedded assert.star, the
+ * loader and the test helpers, and report as starlark-go's test harness does.
  */
 public final class TestMode {
   private TestMode() {}

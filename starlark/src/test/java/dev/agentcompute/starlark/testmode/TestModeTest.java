@@ -8,7 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The conformance runner's test mode (spec/starlark.md §3.2). */
+/** The conformance runner's test mode (docs/reference/starlark.md#test-mode). */
 class TestModeTest {
   private record Result(int rc, String err) {}
 

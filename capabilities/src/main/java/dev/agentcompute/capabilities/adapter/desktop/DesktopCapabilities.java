@@ -7,7 +7,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
-/** desktop.* (spec §2.8): the Cua Driver in a guest; screenshots come back as URLs. */
+/**
+ * desktop.* (docs/reference/capabilities.md#desktops): the Cua Driver in a guest; screenshots come
+ * back as URLs.
+ */
 public final class DesktopCapabilities {
   private DesktopCapabilities() {}
 

@@ -5,7 +5,7 @@ import dev.agentcompute.capabilities.service.ImageService;
 import java.util.List;
 import java.util.Optional;
 
-/** image.list (spec §2.2). */
+/** image.list (docs/reference/capabilities.md#images). */
 public final class ImageCapabilities {
   private ImageCapabilities() {}
 

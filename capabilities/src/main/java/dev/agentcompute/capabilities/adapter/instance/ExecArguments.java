@@ -9,7 +9,8 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * Handler-level parsing of instance.exec arguments (spec §2.3), kept apart so it is unit-tested.
+ * Handler-level parsing of instance.exec arguments (docs/reference/capabilities.md#instanceexec),
+ * kept apart so it is unit-tested.
  */
 public final class ExecArguments {
   /** What a shell accepts as a variable name. */

@@ -18,7 +18,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
-/** instance.* (spec §2.3 to §2.6). */
+/**
+ * instance.* (docs/reference/capabilities.md#instances, #lifecycle, #files,
+ * #snapshots-and-publishing).
+ */
 public final class InstanceCapabilities {
   private InstanceCapabilities() {}
 

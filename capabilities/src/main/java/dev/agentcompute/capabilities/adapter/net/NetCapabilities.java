@@ -14,7 +14,10 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 
-/** net.create/list/get/delete/attach/detach for the bridge fabric, and net.impair (spec §2.7). */
+/**
+ * net.create/list/get/delete/attach/detach for the bridge fabric, and net.impair
+ * (docs/reference/capabilities.md#networks).
+ */
 public final class NetCapabilities {
   private NetCapabilities() {}
 

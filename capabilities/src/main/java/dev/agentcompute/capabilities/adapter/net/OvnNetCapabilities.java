@@ -14,8 +14,8 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * net.peer, net.acl.add/remove, net.forward (spec §2.7) and net.inspect (northbound view) for OVN
- * networks.
+ * net.peer, net.acl.add/remove, net.forward (docs/reference/capabilities.md#networks) and
+ * net.inspect (northbound view) for OVN networks.
  */
 public final class OvnNetCapabilities {
   private OvnNetCapabilities() {}

@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
-/** sandbox.create/list/get/extend/pin/delete (spec §2.1). */
+/** sandbox.create/list/get/extend/pin/delete (docs/reference/capabilities.md#sandboxes). */
 public final class SandboxCapabilities {
   private SandboxCapabilities() {}
 

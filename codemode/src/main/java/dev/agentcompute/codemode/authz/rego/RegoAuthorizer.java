@@ -19,8 +19,9 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * Decides every native call with one prepared Rego decision (the seed's {@code authz/rego}
- * Authorizer), evaluated in-process by {@link Rego}. Immutable and safe for concurrent calls.
+ * Decides every native call with one prepared Rego decision
+ * (docs/reference/rego.md#codemode-authorizer; the Go library's {@code authz/rego} Authorizer),
+ * evaluated in-process by {@link Rego}. Immutable and safe for concurrent calls.
  *
  * <p>{@link #create} takes the decision, a ground reference under {@code data} such as {@code
  * data.codemode.authz.allow} (surrounding whitespace accepted), and one or more modules keyed by

@@ -7,9 +7,10 @@ import dev.agentcompute.rego.value.RegoValue;
 import dev.agentcompute.rego.value.Values;
 
 /**
- * The Rego {@code input} for one request, exactly the seed's shape: {@code {"subject": {"id"},
- * "capability": {"id", "name"}, "arguments": {...}}}. Absent optional arguments are absent from the
- * canonical map and so from {@code input.arguments}.
+ * The Rego {@code input} for one request, exactly the shape of
+ * docs/reference/rego.md#codemode-authorizer: {@code {"subject": {"id"}, "capability": {"id",
+ * "name"}, "arguments": {...}}}. Absent optional arguments are absent from the canonical map and so
+ * from {@code input.arguments}.
  */
 final class RegoInput {
   private RegoInput() {}

@@ -11,7 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The constructor contract of the seed's authz/rego New, rule by rule. */
+/** The constructor contract of docs/reference/rego.md#codemode-authorizer, rule by rule. */
 class RegoAuthorizerCreateTest {
 
   private static final Context CTX = Context.background();

@@ -11,8 +11,8 @@ import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 
 /**
- * A CodeMode host uses only CodeMode's API packages (issue 14.5): the rule any host module can copy
- * into its own architecture test.
+ * A CodeMode host uses only CodeMode's API packages (docs/reference/codemode.md#public-surface):
+ * the rule any host module can copy into its own architecture test.
  */
 @AnalyzeClasses(
     packages = "dev.agentcompute.examples",
