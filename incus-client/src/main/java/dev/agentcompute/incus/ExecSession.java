@@ -4,9 +4,10 @@ import java.time.Duration;
 
 /**
  * Runs one command over the exec websockets ({@link ExecSockets}): stdin written and ended by an
- * empty text message, outputs captured (bounded), exit code from the finished operation. At the
- * deadline, or when the caller interrupts, the command gets signal 9 on the control socket;
- * teardown after that is bounded to five seconds.
+ * empty text message, outputs captured (bounded) until each one's end marker, exit code from the
+ * finished operation; an output that closed before its end marker is an error. At the deadline, or
+ * when the caller interrupts, the command gets signal 9 on the control socket; teardown after that
+ * is bounded to five seconds.
  */
 final class ExecSession {
 
@@ -30,8 +31,7 @@ final class ExecSession {
     BoundedCapture stderr = new BoundedCapture(ExecResult.MAX_CAPTURE);
     try {
       try {
-        sockets.connect(stdout, stderr);
-        if (!sockets.awaitOpen(deadline)) {
+        if (!sockets.open(stdout, stderr, deadline)) {
           return killed(sockets, stdout, stderr);
         }
         ExecSocket stdin = sockets.stdin();
@@ -67,16 +67,42 @@ final class ExecSession {
         cancelled(sockets);
         throw e;
       }
+      int exitCode = sockets.exitCode(done);
+      requireWhole(what, sockets.stdout(), sockets.stderr(), exitCode, stderr);
       return new ExecResult(
-          sockets.exitCode(done),
-          stdout.bytes(),
-          stderr.bytes(),
-          stdout.truncated(),
-          stderr.truncated(),
-          false);
+          exitCode, stdout.bytes(), stderr.bytes(), stdout.truncated(), stderr.truncated(), false);
     } finally {
       sockets.closeAll(System.nanoTime() + ExecSockets.TEARDOWN.toNanos());
     }
+  }
+
+  /**
+   * An output whose socket closed before its end marker may have lost bytes: that is an error,
+   * never a result (an agent must not take partial output for all the command printed). The exit
+   * code and the stderr that did arrive go into the message for whoever has to find out why.
+   */
+  static void requireWhole(
+      String what, ExecSocket out, ExecSocket err, int exitCode, BoundedCapture stderr) {
+    String stdoutLost = out.incomplete();
+    String stderrLost = err.incomplete();
+    if (stdoutLost == null && stderrLost == null) {
+      return;
+    }
+    StringBuilder message = new StringBuilder(what).append(": output incomplete: ");
+    if (stdoutLost != null) {
+      message.append("stdout: ").append(stdoutLost);
+    }
+    if (stderrLost != null) {
+      message.append(stdoutLost == null ? "" : "; ").append("stderr: ").append(stderrLost);
+    }
+    String received = new String(stderr.bytes(), java.nio.charset.StandardCharsets.UTF_8);
+    message
+        .append("; the command exited with ")
+        .append(exitCode)
+        .append(", stderr received: \"")
+        .append(received.length() > 200 ? received.substring(0, 200) + "..." : received)
+        .append("\" (run it again; it may have had effects already)");
+    throw new IncusException.Failed(0, message.toString(), null);
   }
 
   private static boolean awaitOutputs(ExecSockets sockets, long deadline)

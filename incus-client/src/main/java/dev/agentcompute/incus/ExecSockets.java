@@ -9,9 +9,9 @@ import java.util.Map;
 /**
  * The start of an exec and its four websockets (control, stdin, stdout, stderr), shared by {@link
  * ExecSession} (a command run to completion) and {@link ExecStream} (a command kept attached):
- * {@code POST .../exec} non-interactive with wait-for-websocket (Incus starts the command once all
- * four are connected), the sockets opened from the operation's secrets, signal 9 on the control
- * socket, and a teardown bounded in time.
+ * {@code POST .../exec} non-interactive with wait-for-websocket (Incus starts the command once
+ * stdin, stdout and stderr are connected), the sockets opened from the operation's secrets (the
+ * control socket first), signal 9 on the control socket, and a teardown bounded in time.
  */
 final class ExecSockets {
 
@@ -82,36 +82,48 @@ final class ExecSockets {
     return stderr;
   }
 
-  /** Starts connecting the four sockets, the outputs feeding {@code out} and {@code err}. */
-  void connect(ExecSocket.Sink out, ExecSocket.Sink err) {
+  /**
+   * Connects the four sockets, the outputs feeding {@code out} and {@code err}, and waits for every
+   * handshake (each at most {@link #OPEN_BOUND}); false when {@code deadline} (a {@link
+   * System#nanoTime} value) passed first, {@link IncusException.Unavailable} when a socket could
+   * not be opened.
+   *
+   * <p>The control socket comes first, on its own. Incus starts a non-interactive command as soon
+   * as stdin, stdout and stderr are connected, without waiting for the control socket, and refuses
+   * a socket once the operation ended: connected alongside the others, a late control socket made a
+   * quick command that had run fine fail with "websocket did not open" (and left a slow one without
+   * its kill switch until it came).
+   */
+  boolean open(ExecSocket.Sink out, ExecSocket.Sink err, long deadline)
+      throws InterruptedException {
     Map<String, String> fds = fds();
-    control = open(fds.get("control"), null);
-    stdin = open(fds.get("0"), null);
-    stdout = open(fds.get("1"), out);
-    stderr = open(fds.get("2"), err);
+    control = open(fds.get("control"), "control", null);
+    if (!awaitOpen(control, deadline)) {
+      return false;
+    }
+    stdin = open(fds.get("0"), "stdin", null);
+    stdout = open(fds.get("1"), "stdout", out);
+    stderr = open(fds.get("2"), "stderr", err);
+    return awaitOpen(stdin, deadline) && awaitOpen(stdout, deadline) && awaitOpen(stderr, deadline);
   }
 
-  /**
-   * Waits for every handshake (each at most {@link #OPEN_BOUND}); false when {@code deadline} (a
-   * {@link System#nanoTime} value) passed first, {@link IncusException.Unavailable} when a socket
-   * could not be opened.
-   */
-  boolean awaitOpen(long deadline) throws InterruptedException {
-    for (ExecSocket socket : sockets) {
-      long wait = Math.min(deadline - System.nanoTime(), OPEN_BOUND.toNanos());
-      if (!socket.awaitOpen(Math.max(wait, 0))) {
-        if (System.nanoTime() - deadline >= 0) {
-          return false;
-        }
-        throw new IncusException.Unavailable(
-            0,
-            what
-                + ": exec websocket did not open"
-                + (socket.failure() == null ? "" : ": " + socket.failure()),
-            socket.failure());
-      }
+  private boolean awaitOpen(ExecSocket socket, long deadline) throws InterruptedException {
+    long wait = Math.min(deadline - System.nanoTime(), OPEN_BOUND.toNanos());
+    if (socket.awaitOpen(Math.max(wait, 0))) {
+      return true;
     }
-    return true;
+    if (System.nanoTime() - deadline >= 0) {
+      return false;
+    }
+    throw new IncusException.Unavailable(
+        0,
+        what
+            + ": the exec "
+            + socket.role()
+            + " websocket did not open ("
+            + socket.closeDescription()
+            + ")",
+        socket.failure());
   }
 
   /** Signal 9 to the command; a control socket already gone means the command is gone too. */
@@ -181,7 +193,7 @@ final class ExecSockets {
     return rest.waitOperation(scope, operation.id(), timeout, what);
   }
 
-  private ExecSocket open(String secret, ExecSocket.Sink sink) {
+  private ExecSocket open(String secret, String role, ExecSocket.Sink sink) {
     if (secret == null) {
       throw new IncusException.Failed(
           0, what + ": exec operation did not offer all four websockets", null);
@@ -198,6 +210,7 @@ final class ExecSockets {
             transport.webSocketUri(path),
             transport.webSocketSockets(),
             transport.verifiesHostname(),
+            role,
             sink);
     sockets.add(socket);
     socket.connect();

@@ -44,8 +44,7 @@ public final class ExecStream implements AutoCloseable {
     ExecStream stream = new ExecStream(ExecSockets.start(rest, scope, instance, request));
     String what = stream.sockets.what();
     try {
-      stream.sockets.connect(stream.stdout, stream.stderr);
-      if (!stream.sockets.awaitOpen(deadline)) {
+      if (!stream.sockets.open(stream.stdout, stream.stderr, deadline)) {
         throw new IncusException.TimedOut(what + ": the exec websockets did not open in time");
       }
       if (request.stdin().length > 0) {

@@ -11,6 +11,8 @@ import java.nio.ByteBuffer;
  * (through the websocket's TCP window) instead of filling memory. {@link #end} is the socket's
  * close (the reader sees end of stream once the buffer is drained); {@link #close} is the reader
  * giving up (what is buffered or still arriving is dropped and the writer is never blocked again).
+ * A socket that closed before its end marker makes the reader fail once the buffer is drained,
+ * instead of seeing an end of stream that would pass incomplete output for complete.
  */
 final class StreamPipe extends InputStream implements ExecSocket.Sink {
 
@@ -18,6 +20,7 @@ final class StreamPipe extends InputStream implements ExecSocket.Sink {
   private int head;
   private int size;
   private boolean ended;
+  private String lost;
   private boolean closed;
 
   StreamPipe(int capacity) {
@@ -48,8 +51,9 @@ final class StreamPipe extends InputStream implements ExecSocket.Sink {
   }
 
   @Override
-  public synchronized void end() {
+  public synchronized void end(String lost) {
     ended = true;
+    this.lost = lost;
     notifyAll();
   }
 
@@ -77,6 +81,10 @@ final class StreamPipe extends InputStream implements ExecSocket.Sink {
       throw new IOException("the command's output stream is closed");
     }
     if (size == 0) {
+      if (lost != null) {
+        // Never a clean end of stream for output that did not all arrive.
+        throw new IOException("the command's stdout is incomplete: " + lost);
+      }
       return -1;
     }
     int take = Math.min(length, Math.min(size, ring.length - head));

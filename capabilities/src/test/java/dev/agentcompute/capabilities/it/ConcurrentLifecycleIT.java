@@ -78,6 +78,7 @@ class ConcurrentLifecycleIT {
             Optional.empty(),
             Optional.empty(),
             Optional.empty()));
+    long started = System.nanoTime();
     InstanceCapabilities.ExecOutput out =
         call(
             "instance.exec",
@@ -90,7 +91,21 @@ class ConcurrentLifecycleIT {
                 Optional.empty(),
                 Optional.empty(),
                 Optional.empty()));
-    assertThat(out.stdout()).isEqualTo("ok\n");
+    // All of the result, so that a failure shows what came back and how long it took (issue 27:
+    // an empty stdout alone did not say whether the command failed or its output was lost).
+    String seen =
+        String.format(
+            "echo ok in %s: exit code %d, stdout \"%s\", stderr \"%s\", timed out %s, %d ms",
+            sandbox,
+            out.exit_code(),
+            out.stdout(),
+            out.stderr(),
+            out.timed_out(),
+            (System.nanoTime() - started) / 1_000_000);
+    assertThat(out.exit_code()).as(seen).isZero();
+    assertThat(out.stderr()).as(seen).isEmpty();
+    assertThat(out.stdout()).as(seen).isEqualTo("ok\n");
+    assertThat(out.timed_out()).as(seen).isFalse();
     call("sandbox.delete", new SandboxCapabilities.NameInput(sandbox));
   }
 
