@@ -29,10 +29,13 @@ public final class Main {
           "usage: dev/rego --test DIR | dev/rego --eval QUERY [-d FILE.rego]... [-i INPUT.json] [--strict]");
       System.exit(2);
     }
-    System.exit(runAll(Path.of(args[1]), System.out));
+    System.exit(runAll(Path.of(args[1]), System.out).failed() == 0 ? 0 : 1);
   }
 
-  static int runAll(Path dir, PrintStream out) throws IOException {
+  /** How many cases passed, failed and were skipped. */
+  record Tally(int passed, int failed, int skipped) {}
+
+  static Tally runAll(Path dir, PrintStream out) throws IOException {
     YAMLMapper yaml =
         YAMLMapper.builder().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build();
     List<Path> files;
@@ -76,6 +79,6 @@ public final class Main {
       }
     }
     out.println(passed + " passed, " + failed + " failed, " + skipped + " skipped");
-    return failed == 0 ? 0 : 1;
+    return new Tally(passed, failed, skipped);
   }
 }

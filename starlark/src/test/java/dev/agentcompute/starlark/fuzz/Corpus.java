@@ -9,9 +9,9 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * Real programs to mutate: the {@code .star} files under some directories (the conformance suite's
- * testdata, bench/starlark/programs), split into chunks at starlark-go's {@code ---} separator,
- * plus a few built-in seeds so that the corpus is never empty.
+ * Real programs to mutate: the {@code .star} files under some directories (starlark-go's test files
+ * that the conformance suite runs, bench/starlark/programs), split into chunks at starlark-go's
+ * {@code ---} separator, plus a few built-in seeds so that the corpus is never empty.
  */
 final class Corpus {
   private static final List<String> SEEDS =
@@ -56,6 +56,6 @@ final class Corpus {
     }
     return List.of(
         root.resolve("bench/starlark/programs"),
-        root.getParent().resolve("shared/conformance/starlark/testdata"));
+        root.resolve("starlark/src/test/conformance/starlark-go"));
   }
 }

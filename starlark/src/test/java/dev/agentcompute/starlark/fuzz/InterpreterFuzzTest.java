@@ -15,10 +15,11 @@ import org.junit.jupiter.api.Assertions;
 
 /**
  * The short version of the interpreter fuzz job (bench/starlark-fuzz/run runs a million programs):
- * generated programs, token-level mutations of the corpus (bench/starlark/programs and, when
- * present, the conformance suite's testdata), token soup and deep nesting end in a value, a syntax
- * error, a Starlark error or a budget error, with positions and the call stack unwound: never
- * another Java exception or a hang (the watchdog below is generous; nothing here is a speed test).
+ * generated programs, token-level mutations of the corpus (bench/starlark/programs and
+ * starlark-go's test files under src/test/conformance), token soup and deep nesting end in a value,
+ * a syntax error, a Starlark error or a budget error, with positions and the call stack unwound:
+ * never another Java exception or a hang (the watchdog below is generous; nothing here is a speed
+ * test).
  */
 class InterpreterFuzzTest {
   private static final List<String> CORPUS = Corpus.load(Corpus.defaultDirs());
