@@ -22,6 +22,7 @@ import dev.agentcompute.server.config.LiveConfig;
 import dev.agentcompute.server.config.LoadedConfig;
 import dev.agentcompute.server.config.ServerConfig;
 import dev.agentcompute.server.errors.StartupException;
+import dev.agentcompute.server.http.FrontDoor;
 import dev.agentcompute.server.http.HttpFrontEnd;
 import dev.agentcompute.server.http.ListenAddress;
 import dev.agentcompute.server.http.Operations;
@@ -147,7 +148,15 @@ public final class ServerRuntime {
       McpServerAssembly assembly = ToolWiring.assembly(compute, metrics);
       reloader.start();
       return http
-          ? serveHttp(address, tokens, assembly, operations, metrics, signal, screenshots)
+          ? serveHttp(
+              address,
+              tokens,
+              assembly,
+              operations,
+              metrics,
+              signal,
+              screenshots,
+              loaded.config().http())
           : serveStdio(
               assembly,
               stdin,
@@ -165,14 +174,22 @@ public final class ServerRuntime {
       Operations operations,
       ServerMetrics metrics,
       ShutdownSignal signal,
-      ScreenshotStore screenshots)
+      ScreenshotStore screenshots,
+      ServerConfig.Http caps)
       throws InterruptedException {
     HttpFrontEnd front =
         HttpFrontEnd.start(
             address,
             tokens,
             assembly,
-            StreamableHttpTransport.Settings.defaults(),
+            StreamableHttpTransport.Settings.defaults()
+                .with(
+                    new FrontDoor(
+                        caps.maxSessions(),
+                        caps.maxSessionsPerIdentity(),
+                        caps.maxConnections(),
+                        caps.maxConcurrentRequests()),
+                    caps.headerTimeout()),
             b -> b.addFeature(operations.feature()).addFeature(new ScreenshotRoutes(screenshots)));
     metrics.sessions(front::sessionCount);
     String shownHost = address.host().contains(":") ? "[" + address.host() + "]" : address.host();

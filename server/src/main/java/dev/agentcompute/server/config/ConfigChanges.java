@@ -44,6 +44,9 @@ final class ConfigChanges {
     if (key.equals("tokens_secret_file")) {
       return Optional.of("the token secret is read once at startup");
     }
+    if (key.startsWith("http.")) {
+      return Optional.of("the HTTP listener and its caps are set up at startup");
+    }
     if (key.startsWith("screenshots.")) {
       return Optional.of("the screenshot store and its listen address are set up at startup");
     }
@@ -65,7 +68,8 @@ final class ConfigChanges {
         next.logLevel(),
         next.authorization(),
         new ServerConfig.Codemode(
-            startup.codemode().tokensSecretFile(), next.codemode().workerReuse()));
+            startup.codemode().tokensSecretFile(), next.codemode().workerReuse()),
+        startup.http());
   }
 
   static List<LiveConfig.Pending> pending(ServerConfig startup, ServerConfig next) {
@@ -107,6 +111,11 @@ final class ConfigChanges {
     m.put("tokens_secret_file", c.codemode().tokensSecretFile());
     m.put("codemode.worker_reuse", c.codemode().workerReuse());
     m.put("log_level", c.logLevel());
+    m.put("http.max_sessions", c.http().maxSessions());
+    m.put("http.max_sessions_per_identity", c.http().maxSessionsPerIdentity());
+    m.put("http.max_connections", c.http().maxConnections());
+    m.put("http.max_concurrent_requests", c.http().maxConcurrentRequests());
+    m.put("http.header_timeout_seconds", c.http().headerTimeout());
     m.put("authorization", c.authorization().map(ServerConfig.Authorization::digest));
     return m;
   }

@@ -103,6 +103,7 @@ final class ConfigValidator {
     Optional<ServerConfig.Authorization> authorization =
         RegoPolicyFiles.load(raw.authorization(), this::resolve, problems);
     ServerConfig.Codemode codemode = CodemodeSettings.load(raw, this::resolve, problems);
+    ServerConfig.Http http = HttpSettings.load(raw.http(), problems);
     return new ServerConfig(
         incusConfig,
         lume,
@@ -112,7 +113,8 @@ final class ConfigValidator {
         network,
         logLevel,
         authorization,
-        codemode);
+        codemode,
+        http);
   }
 
   private ServerConfig.Incus incus(RuntimeConfig.Incus incus) {

@@ -21,7 +21,19 @@ public record RuntimeConfig(
     @JsonProperty("log_level") String logLevel,
     Authorization authorization,
     @JsonProperty("tokens_secret_file") String tokensSecretFile,
-    Codemode codemode) {
+    Codemode codemode,
+    Http http) {
+
+  /**
+   * The HTTP front door's caps (ours; issue 29): MCP sessions in total and per identity, open TCP
+   * connections, requests answered at once, and the header read timeout.
+   */
+  public record Http(
+      @JsonProperty("max_sessions") Long maxSessions,
+      @JsonProperty("max_sessions_per_identity") Long maxSessionsPerIdentity,
+      @JsonProperty("max_connections") Long maxConnections,
+      @JsonProperty("max_concurrent_requests") Long maxConcurrentRequests,
+      @JsonProperty("header_timeout_seconds") Long headerTimeoutSeconds) {}
 
   /**
    * CodeMode engine settings (ours): worker reuse for one subject's executions

@@ -25,7 +25,19 @@ public record ServerConfig(
     Network network,
     Optional<LogLevel> logLevel,
     Optional<Authorization> authorization,
-    Codemode codemode) {
+    Codemode codemode,
+    Http http) {
+
+  /**
+   * The HTTP front door's caps: MCP sessions in total and per identity, open TCP connections,
+   * requests answered at once, and how long a request's headers may take to arrive.
+   */
+  public record Http(
+      int maxSessions,
+      int maxSessionsPerIdentity,
+      int maxConnections,
+      int maxConcurrentRequests,
+      Duration headerTimeout) {}
 
   /**
    * CodeMode settings: the file holding the 32-byte token secret (cursors and confirmations then

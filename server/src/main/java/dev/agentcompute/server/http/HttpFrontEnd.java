@@ -76,8 +76,18 @@ public final class HttpFrontEnd implements AutoCloseable {
             assembly.resources(Optional.empty()));
     McpSyncServer mcp = assembly.build(McpServer.sync(transport), Optional.empty());
 
+    FrontDoor limits = settings.limits();
+    HeaderDeadline headerDeadline =
+        new HeaderDeadline(settings.idleConnectionTimeout(), System::nanoTime);
+    RequestCap requestCap = new RequestCap(limits.maxConcurrentRequests());
     WebServerConfig.Builder builder =
         WebServer.builder()
+            // Ours is the only HTTP/1.1 selector: with a second one Helidon would read a
+            // connection's first bytes to choose, and a silent connection would escape the idle
+            // timeout while it waits there.
+            .protocolsDiscoverServices(false)
+            .addConnectionSelector(new ConnectionCap(limits.maxConnections(), headerDeadline))
+            .maxTcpConnections(2 * limits.maxConnections())
             .host(address.bindHost())
             .port(address.port())
             .maxPayloadSize(settings.maxRequestBytes())
@@ -101,6 +111,7 @@ public final class HttpFrontEnd implements AutoCloseable {
     extraFeatures.accept(builder);
     builder.routing(
         (HttpRouting.Builder r) -> {
+          r.addFilter(requestCap::filter);
           // Before authentication: a request that carries two credentials is ambiguous.
           r.addFilter(
               (chain, req, res) -> {
@@ -129,6 +140,9 @@ public final class HttpFrontEnd implements AutoCloseable {
     long period = Math.max(1, Math.min(60_000, settings.idleTimeout().toMillis() / 4));
     sweeper.scheduleAtFixedRate(
         transport::expireIdleSessions, period, period, TimeUnit.MILLISECONDS);
+    long headerPeriod = Math.max(10, settings.idleConnectionTimeout().toMillis() / 4);
+    sweeper.scheduleAtFixedRate(
+        headerDeadline::sweep, headerPeriod, headerPeriod, TimeUnit.MILLISECONDS);
     return new HttpFrontEnd(server, transport, mcp, sweeper);
   }
 

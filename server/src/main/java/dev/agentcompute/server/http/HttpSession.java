@@ -26,6 +26,17 @@ final class HttpSession {
     lastUsedNanos.set(nowNanos);
   }
 
+  /** When a request last arrived (the least recently used session is evicted first). */
+  long lastUsed() {
+    return lastUsedNanos.get();
+  }
+
+  /** Whether a request or stream of this session is open now (such a session is never evicted). */
+  boolean inUse() {
+    openStreams.removeIf(SseStream::isClosed);
+    return !openStreams.isEmpty();
+  }
+
   /** Idle means no request arrived and no stream is open for longer than the timeout. */
   boolean idleSince(long cutoffNanos) {
     openStreams.removeIf(SseStream::isClosed);

@@ -293,7 +293,20 @@ final class McpPost {
       return;
     }
     String id = started.session().getId();
-    sessions.add(id, new HttpSession(started.session(), subject, sessions.now()));
+    Optional<SessionRegistry.Full> full =
+        sessions.admit(id, new HttpSession(started.session(), subject, sessions.now()));
+    if (full.isPresent()) {
+      started.session().delete().onErrorResume(e -> Mono.empty()).subscribe();
+      replies.errorFor(
+          res,
+          full.get().key().equals(FrontDoor.MAX_SESSIONS)
+              ? Status.SERVICE_UNAVAILABLE_503
+              : Status.TOO_MANY_REQUESTS_429,
+          McpSchema.ErrorCodes.INTERNAL_ERROR,
+          full.get().message(),
+          request.id());
+      return;
+    }
     byte[] bytes;
     try {
       bytes =

@@ -37,17 +37,33 @@ public final class StreamableHttpTransport
    * Tunables; {@link #defaults()} are what the server uses. {@code idleTimeout} ends an MCP session
    * nobody uses; {@code idleConnectionTimeout} closes a TCP connection on which no request arrives
    * (a client that connects and sends nothing, or an idle keep-alive), as the original's 10 s
-   * {@code ReadHeaderTimeout} does. Unlike Go's, it does not cut a request whose headers trickle
-   * in: Helidon 4.2 has no server-side read timeout. Calls and streams in progress are not idle.
+   * {@code ReadHeaderTimeout} does. Unlike Go's, it does not cut a request whose headers trickle in
+   * by itself; {@link HeaderDeadline} adds that, with the same timeout, from the request line to
+   * the end of the headers. Calls and streams in progress are not idle. {@code limits} are the
+   * session, connection and request caps.
    */
   public record Settings(
       Duration idleTimeout,
       Duration keepAlive,
       int maxRequestBytes,
-      Duration idleConnectionTimeout) {
+      Duration idleConnectionTimeout,
+      FrontDoor limits) {
+    public Settings(
+        Duration idleTimeout,
+        Duration keepAlive,
+        int maxRequestBytes,
+        Duration idleConnectionTimeout) {
+      this(idleTimeout, keepAlive, maxRequestBytes, idleConnectionTimeout, FrontDoor.defaults());
+    }
+
     public static Settings defaults() {
       return new Settings(
           Duration.ofMinutes(30), Duration.ofSeconds(15), 4 * 1024 * 1024, Duration.ofSeconds(10));
+    }
+
+    /** These settings with other caps and header timeout. */
+    public Settings with(FrontDoor limits, Duration headerTimeout) {
+      return new Settings(idleTimeout, keepAlive, maxRequestBytes, headerTimeout, limits);
     }
   }
 
@@ -90,7 +106,12 @@ public final class StreamableHttpTransport
     this.subjects = subjects;
     this.guard = guard;
     this.settings = settings;
-    this.sessions = new SessionRegistry(settings.idleTimeout(), nanoClock);
+    this.sessions =
+        new SessionRegistry(
+            settings.idleTimeout(),
+            nanoClock,
+            settings.limits().maxSessions(),
+            settings.limits().maxSessionsPerIdentity());
     this.exchanges = new Exchanges(replies, guard, sessions);
     this.post =
         new McpPost(
