@@ -15,7 +15,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The exec output websocket against a fake incusd (issue 27): what ends an output stream, and the
+ * The exec output websocket against a fake incusd: what ends an output stream, and the
  * race that once lost a quick command's whole stdout without any error.
  */
 class ExecSocketTest {

@@ -91,8 +91,8 @@ class ConcurrentLifecycleIT {
                 Optional.empty(),
                 Optional.empty(),
                 Optional.empty()));
-    // All of the result, so that a failure shows what came back and how long it took (issue 27:
-    // an empty stdout alone did not say whether the command failed or its output was lost).
+    // All of the result, so that a failure shows what came back and how long it took (an empty
+    // stdout alone did not say whether the command failed or its output was lost).
     String seen =
         String.format(
             "echo ok in %s: exit code %d, stdout \"%s\", stderr \"%s\", timed out %s, %d ms",

@@ -10,7 +10,7 @@ import java.io.IOException;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 
-/** Scaling decodes a guest's PNG in the server's heap only within a bound (issue 29 item 6). */
+/** Scaling decodes a guest's PNG in the server's heap only within a bound. */
 class PngScalingTest {
 
   private static byte[] png(int width, int height) throws IOException {

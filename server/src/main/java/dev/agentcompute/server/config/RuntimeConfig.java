@@ -25,7 +25,7 @@ public record RuntimeConfig(
     Http http) {
 
   /**
-   * The HTTP front door's caps (ours; issue 29): MCP sessions in total and per identity, open TCP
+   * The HTTP front door's caps (ours): MCP sessions in total and per identity, open TCP
    * connections, requests answered at once, and the header read timeout.
    */
   public record Http(

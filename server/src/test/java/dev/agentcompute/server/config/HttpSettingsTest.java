@@ -11,7 +11,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The {@code http} section: the front door's caps (issue 29 item 6). */
+/** The {@code http} section: the front door's caps. */
 class HttpSettingsTest {
   @TempDir Path dir;
 
