@@ -94,6 +94,9 @@ public final class CodeModeRegistration {
           e.kind() == BackendException.Kind.UNAVAILABLE ? Level.WARNING : Level.ERROR,
           "backend operation failed op=" + definition.name() + " err=" + e.getMessage(),
           e);
+      if (e.agentText().isPresent()) {
+        throw new AgentError(e.agentText().get(), new CapabilityFailure(definition.name(), e));
+      }
       throw new CapabilityFailure(definition.name(), e);
     } catch (CancellationException e) {
       throw new CapabilityFailure(definition.name(), e);

@@ -65,7 +65,9 @@ final class ConfigChanges {
         next.logLevel(),
         next.authorization(),
         new ServerConfig.Codemode(
-            startup.codemode().tokensSecretFile(), next.codemode().workerReuse()));
+            startup.codemode().tokensSecretFile(),
+            next.codemode().workerReuse(),
+            next.codemode().agentGuidance()));
   }
 
   static List<LiveConfig.Pending> pending(ServerConfig startup, ServerConfig next) {
@@ -106,6 +108,7 @@ final class ConfigChanges {
     m.put("sandbox.visibility", c.sandbox().visibility());
     m.put("tokens_secret_file", c.codemode().tokensSecretFile());
     m.put("codemode.worker_reuse", c.codemode().workerReuse());
+    m.put("codemode.agent_guidance", c.codemode().agentGuidance());
     m.put("log_level", c.logLevel());
     m.put("authorization", c.authorization().map(ServerConfig.Authorization::digest));
     return m;

@@ -22,8 +22,13 @@ public record RuntimeConfig(
     @JsonProperty("tokens_secret_file") String tokensSecretFile,
     Codemode codemode) {
 
-  /** CodeMode engine settings (ours): worker reuse for one subject's executions (issue 19). */
-  public record Codemode(@JsonProperty("worker_reuse") WorkerReuse workerReuse) {}
+  /**
+   * CodeMode engine settings (ours): worker reuse for one subject's executions (issue 19), and
+   * agent guidance (errors that say what to fix; on when absent).
+   */
+  public record Codemode(
+      @JsonProperty("worker_reuse") WorkerReuse workerReuse,
+      @JsonProperty("agent_guidance") Boolean agentGuidance) {}
 
   /** A worker JVM serves up to {@code max_executions} of one subject, idle at most so long. */
   public record WorkerReuse(
