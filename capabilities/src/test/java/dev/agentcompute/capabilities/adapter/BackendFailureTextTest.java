@@ -48,7 +48,14 @@ class BackendFailureTextTest {
             });
     server =
         CodeModeRegistration.register(
-                CodeMode.builder(Options.builder().authorizer((ctx, request) -> {}).build()),
+                CodeMode.builder(
+                    Options.builder()
+                        .authorizer((ctx, request) -> {})
+                        // Generous: slow worker starts on a loaded machine must not hit a deadline.
+                        .limits(
+                            dev.agentcompute.codemode.Limits.unset()
+                                .withMaxExecutionTime(java.time.Duration.ofSeconds(60)))
+                        .build()),
                 List.of(failing))
             .build();
   }
