@@ -47,6 +47,11 @@ public class AgentError extends Exception {
    * bytes and ends with {@code ...}.
    */
   public static String sanitize(String message) {
+    return sanitize(message, MAX_DETAIL_BYTES);
+  }
+
+  /** {@link #sanitize(String)} with another cap of {@code maxBytes} UTF-8 bytes. */
+  public static String sanitize(String message, int maxBytes) {
     StringBuilder out = new StringBuilder(message.length());
     message
         .codePoints()
@@ -61,7 +66,7 @@ public class AgentError extends Exception {
               }
             });
     String s = out.toString();
-    if (s.getBytes(StandardCharsets.UTF_8).length <= MAX_DETAIL_BYTES) {
+    if (s.getBytes(StandardCharsets.UTF_8).length <= maxBytes) {
       return s;
     }
     StringBuilder cut = new StringBuilder();
@@ -69,7 +74,7 @@ public class AgentError extends Exception {
     for (int i = 0; i < s.length(); ) {
       int cp = s.codePointAt(i);
       int n = utf8Length(cp);
-      if (bytes + n > MAX_DETAIL_BYTES - 3) {
+      if (bytes + n > maxBytes - 3) {
         break;
       }
       cut.appendCodePoint(cp);

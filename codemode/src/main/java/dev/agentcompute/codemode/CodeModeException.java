@@ -17,10 +17,11 @@ public final class CodeModeException extends Exception {
   private final String safeDetail;
   private final boolean deadlineExceeded;
   private final PendingConfirmation pending;
+  private final String explanation;
 
   private CodeModeException(
       Failure failure, String safeDetail, String message, boolean deadlineExceeded) {
-    this(failure, safeDetail, message, deadlineExceeded, null);
+    this(failure, safeDetail, message, deadlineExceeded, null, null);
   }
 
   private CodeModeException(
@@ -29,11 +30,67 @@ public final class CodeModeException extends Exception {
       String message,
       boolean deadlineExceeded,
       PendingConfirmation pending) {
+    this(failure, safeDetail, message, deadlineExceeded, pending, null);
+  }
+
+  private CodeModeException(
+      Failure failure,
+      String safeDetail,
+      String message,
+      boolean deadlineExceeded,
+      PendingConfirmation pending,
+      String explanation) {
     super(message, null, false, false);
     this.failure = failure;
     this.safeDetail = safeDetail;
     this.deadlineExceeded = deadlineExceeded;
     this.pending = pending;
+    this.explanation = explanation;
+  }
+
+  /** The largest explanation a client sees, in UTF-8 bytes (longer ones are cut). */
+  public static final int MAX_EXPLANATION_BYTES = 512;
+
+  /**
+   * This failure with {@code text}, what an agent should fix, kept aside: clients see it only from
+   * {@link #guided} (servers built with agent guidance). A failure that has one keeps it.
+   */
+  public CodeModeException explain(String text) {
+    if (text == null || text.isEmpty() || explanation != null || pending != null) {
+      return this;
+    }
+    return new CodeModeException(
+        failure, safeDetail, getMessage(), deadlineExceeded, pending, text);
+  }
+
+  /** What an agent should fix, when a failure site knew it. */
+  public Optional<String> explanation() {
+    return Optional.ofNullable(explanation);
+  }
+
+  /**
+   * The failure as a server with agent guidance shows it: the explanation (sanitized, at most
+   * {@value #MAX_EXPLANATION_BYTES} bytes) replaces the original detail, and {@code alreadyRan}
+   * (the state-changing calls that succeeded first, empty for none) follows as {@code before this:
+   * ...}. Confirmation failures and registration failures are returned unchanged: their texts are
+   * complete already.
+   */
+  public CodeModeException guided(String alreadyRan) {
+    if (pending != null
+        || failure == Failure.INVALID_REGISTRATION
+        || failure == Failure.CONFIRMATION_REQUIRED) {
+      return this;
+    }
+    String detail =
+        explanation != null ? AgentError.sanitize(explanation, MAX_EXPLANATION_BYTES) : safeDetail;
+    if (alreadyRan != null && !alreadyRan.isEmpty()) {
+      detail = (detail == null ? "" : detail + "; ") + "before this: " + alreadyRan;
+    }
+    if (detail == null || detail.equals(safeDetail)) {
+      return this;
+    }
+    return new CodeModeException(
+        failure, detail, failure.text() + ": " + detail, deadlineExceeded, null, explanation);
   }
 
   /** A bare classification. */

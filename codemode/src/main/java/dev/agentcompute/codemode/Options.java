@@ -17,6 +17,9 @@ import java.util.List;
  *     Tokens#random()} when null)
  * @param clock the time tokens expire by and idle workers age by (the system clock when null)
  * @param audit receives a record of every native call ({@link AuditSink#NONE} when null)
+ * @param agentGuidance off keeps the original's texts; on, failures a program causes say what to
+ *     fix (position, limit and value, did-you-mean), a failed execution names the state-changing
+ *     calls that already succeeded, and execute's description adds the calling convention
  */
 public record Options(
     Policy policy,
@@ -25,7 +28,8 @@ public record Options(
     List<String> confirmationRequired,
     Tokens tokens,
     InstantSource clock,
-    AuditSink audit) {
+    AuditSink audit,
+    boolean agentGuidance) {
 
   public Options {
     disabledCapabilities =
@@ -40,7 +44,19 @@ public record Options(
 
   /** The original three options; the others take their defaults. */
   public Options(Policy policy, List<String> disabledCapabilities, Limits limits) {
-    this(policy, disabledCapabilities, limits, null, null, null, null);
+    this(policy, disabledCapabilities, limits, null, null, null, null, false);
+  }
+
+  /** Without agent guidance (the original's texts). */
+  public Options(
+      Policy policy,
+      List<String> disabledCapabilities,
+      Limits limits,
+      List<String> confirmationRequired,
+      Tokens tokens,
+      InstantSource clock,
+      AuditSink audit) {
+    this(policy, disabledCapabilities, limits, confirmationRequired, tokens, clock, audit, false);
   }
 
   public static Draft builder() {
@@ -56,8 +72,15 @@ public record Options(
     private Tokens tokens;
     private InstantSource clock;
     private AuditSink audit;
+    private boolean agentGuidance;
 
     private Draft() {}
+
+    /** Failures that say what to fix, and execute's calling convention (see {@link Options}). */
+    public Draft agentGuidance(boolean on) {
+      this.agentGuidance = on;
+      return this;
+    }
 
     public Draft policy(Policy policy) {
       this.policy = policy;
@@ -105,7 +128,7 @@ public record Options(
     }
 
     public Options build() {
-      return new Options(policy, disabled, limits, confirm, tokens, clock, audit);
+      return new Options(policy, disabled, limits, confirm, tokens, clock, audit, agentGuidance);
     }
   }
 }

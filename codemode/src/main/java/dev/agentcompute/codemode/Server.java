@@ -22,9 +22,16 @@ public final class Server implements AutoCloseable {
   private final Limits limits;
   private final Executor executor;
   private final SearchCursors cursors;
+  private final boolean agentGuidance;
 
   private Server(
-      Catalog catalog, Policy policy, Limits limits, Executor executor, SearchCursors cursors) {
+      Catalog catalog,
+      Policy policy,
+      Limits limits,
+      Executor executor,
+      SearchCursors cursors,
+      boolean agentGuidance) {
+    this.agentGuidance = agentGuidance;
     this.catalog = catalog;
     this.index = new SearchIndex(catalog);
     this.policy = policy;
@@ -41,10 +48,20 @@ public final class Server implements AutoCloseable {
             options.policy(),
             limits,
             new Executor.Services(
-                tokens.signer(), tokens.ledger(), options.clock(), options.audit()));
+                tokens.signer(),
+                tokens.ledger(),
+                options.clock(),
+                options.audit(),
+                options.agentGuidance()));
     SearchCursors cursors =
         new SearchCursors(tokens.signer(), options.clock(), catalog.generation(), options.policy());
-    return new Server(catalog, options.policy(), limits, executor, cursors);
+    return new Server(
+        catalog, options.policy(), limits, executor, cursors, options.agentGuidance());
+  }
+
+  /** Whether this server was built with agent guidance ({@link Options#agentGuidance()}). */
+  public boolean agentGuidance() {
+    return agentGuidance;
   }
 
   /** The resolved limits this server enforces. */

@@ -1,10 +1,11 @@
 package dev.agentcompute.incus;
 
 /**
- * The outcome of an exec. Each stream keeps its first {@value #MAX_CAPTURE} bytes; the rest is read
- * and dropped, and the matching {@code truncated} flag is set. When {@code timedOut} the command
- * was killed at the deadline and {@code exitCode} is whatever the kill produced (typically 137), or
- * -1 if the server never reported one.
+ * The outcome of an exec. Each stream keeps {@value #MAX_CAPTURE} bytes: when it is longer, its
+ * first 16 KiB and its last 48 KiB around one marker line that says how many bytes were left out
+ * (the rest is read and dropped), and the matching {@code truncated} flag is set. When {@code
+ * timedOut} the command was killed at the deadline and {@code exitCode} is whatever the kill
+ * produced (typically 137), or -1 if the server never reported one.
  */
 public record ExecResult(
     int exitCode,

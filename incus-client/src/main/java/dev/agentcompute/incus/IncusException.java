@@ -62,8 +62,21 @@ public abstract sealed class IncusException extends RuntimeException {
 
   /** The call's own deadline passed before the server answered or the operation finished. */
   public static final class TimedOut extends IncusException {
+    private final java.time.Duration unanswered;
+
     TimedOut(String message) {
+      this(message, null);
+    }
+
+    /** Incus sent no answer at all within {@code unanswered} (not a slow operation). */
+    TimedOut(String message, java.time.Duration unanswered) {
       super(0, message, null);
+      this.unanswered = unanswered;
+    }
+
+    /** How long Incus stayed silent, when the request got no answer at all. */
+    public java.util.Optional<java.time.Duration> unanswered() {
+      return java.util.Optional.ofNullable(unanswered);
     }
   }
 

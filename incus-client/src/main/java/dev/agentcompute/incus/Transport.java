@@ -371,7 +371,7 @@ final class Transport implements AutoCloseable {
         throw new IncusException.Cancelled(what + ": cancelled by the caller");
       }
       if (reason != null) {
-        throw new IncusException.TimedOut(what + ": no answer within " + timeout);
+        throw new IncusException.TimedOut(what + ": no answer within " + timeout, timeout);
       }
       if (e instanceof RuntimeException runtime) {
         throw runtime;

@@ -187,7 +187,10 @@ class ExecIT {
                     "-c",
                     "dd if=/dev/zero bs=1048576 count=10 2>/dev/null; echo done >&2"));
     assertThat(result.exitCode()).isZero();
-    assertThat(result.stdout()).hasSize(ExecResult.MAX_CAPTURE);
+    assertThat(result.stdout())
+        .hasSize(
+            ExecResult.MAX_CAPTURE
+                + BoundedCapture.marker(10L * 1024 * 1024 - ExecResult.MAX_CAPTURE).length);
     assertThat(result.stdoutTruncated()).isTrue();
     assertThat(result.stderrText()).isEqualTo("done\n");
     assertThat(result.stderrTruncated()).isFalse();

@@ -46,11 +46,20 @@ public final class CodeModeRegistration {
 
   private static <I extends Record, O extends Record> Capability<I, O> adapt(
       CapabilityDefinition<I, O> definition) {
+    CapabilityDocs.Doc doc = CapabilityDocs.of(definition.name());
     return Capability.named(definition.name(), definition.input(), definition.output())
         .summary(definition.summary())
-        .searchTerms(definition.searchTerms().toArray(String[]::new))
+        .description(doc.description())
+        .searchTerms(searchTerms(definition.searchTerms(), doc.searchTerms()))
         .hints(CapabilityHints.of(definition.name()))
         .handler((ctx, subject, input) -> invoke(ctx, definition, subject.id(), input));
+  }
+
+  /** The definition's terms, then the doc's, without repeats (CodeMode allows at most 16). */
+  static String[] searchTerms(List<String> own, List<String> more) {
+    java.util.LinkedHashSet<String> terms = new java.util.LinkedHashSet<>(own);
+    terms.addAll(more);
+    return terms.toArray(String[]::new);
   }
 
   /**
@@ -94,6 +103,9 @@ public final class CodeModeRegistration {
           e.kind() == BackendException.Kind.UNAVAILABLE ? Level.WARNING : Level.ERROR,
           "backend operation failed op=" + definition.name() + " err=" + e.getMessage(),
           e);
+      if (e.agentText().isPresent()) {
+        throw new AgentError(e.agentText().get(), new CapabilityFailure(definition.name(), e));
+      }
       throw new CapabilityFailure(definition.name(), e);
     } catch (CancellationException e) {
       throw new CapabilityFailure(definition.name(), e);

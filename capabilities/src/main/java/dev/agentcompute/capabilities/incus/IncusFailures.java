@@ -42,7 +42,19 @@ final class IncusFailures {
     if (e instanceof IncusException.Cancelled) {
       return Cancellation.canceled(e);
     }
+    if (e instanceof IncusException.TimedOut t && t.unanswered().isPresent()) {
+      return new BackendException(
+          Kind.UNAVAILABLE, e.getMessage(), e, unanswered(t.unanswered().get()));
+    }
     return new BackendException(kindOf(e), e.getMessage(), e);
+  }
+
+  /** What an agent is told when Incus stayed silent: the wait, and that retrying is the fix. */
+  static String unanswered(java.time.Duration wait) {
+    long s = wait.toSeconds();
+    return "Incus did not answer within "
+        + (s > 0 ? s + " s" : wait.toMillis() + " ms")
+        + "; retry later";
   }
 
   /**

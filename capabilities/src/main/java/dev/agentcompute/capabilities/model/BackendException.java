@@ -13,10 +13,25 @@ public final class BackendException extends ComputeException {
   }
 
   private final Kind kind;
+  private final String agentText;
 
   public BackendException(Kind kind, String message, Throwable cause) {
+    this(kind, message, cause, null);
+  }
+
+  /**
+   * With {@code agentText}: what the agent may be told instead of a bare {@code capability failed}
+   * (a fixed sentence without backend internals, e.g. that Incus did not answer in time).
+   */
+  public BackendException(Kind kind, String message, Throwable cause, String agentText) {
     super(message, cause);
     this.kind = kind;
+    this.agentText = agentText;
+  }
+
+  /** The safe sentence for the agent, when this failure has one. */
+  public java.util.Optional<String> agentText() {
+    return java.util.Optional.ofNullable(agentText);
   }
 
   public BackendException(Kind kind, String message) {

@@ -20,13 +20,18 @@ public enum WaitStage {
     return name().toLowerCase(Locale.ROOT);
   }
 
-  /** The stage named {@code until}; any other word is {@code until "<u>" is not available yet}. */
+  /** The stage named {@code until}; any other word is refused with the stages there are. */
   public static WaitStage parse(String until) {
     for (WaitStage stage : values()) {
       if (stage.wireName().equals(until)) {
         return stage;
       }
     }
-    throw Errors.of("until \"%s\" is not available yet", until);
+    throw Errors.of("until \"%s\" is not a stage: use one of %s", until, names());
+  }
+
+  /** The stages' wire names, comma-separated, in the order an instance reaches them. */
+  public static String names() {
+    return String.join(", ", java.util.Arrays.stream(values()).map(WaitStage::wireName).toList());
   }
 }

@@ -65,7 +65,17 @@ public final class DesktopService implements AutoCloseable {
     Sandbox sandbox = access.require(sandboxName);
     Names.require(name);
     SandboxInstance instance = instances.require(sandbox, name);
-    return new Target(sandbox, instance, images.osOf(instance));
+    Target t = new Target(sandbox, instance, images.osOf(instance));
+    // Windows and macOS guests reach their Driver whatever the catalogue says; a Linux guest has
+    // one only when its image is catalogued with a desktop, and without one every call would fail
+    // deep inside the guest (a missing home directory), which tells an agent nothing.
+    if (!instance.desktop() && t.family() == GuestOs.LINUX) {
+      throw Errors.of(
+          "instance \"%s\" runs image \"%s\", which has no desktop: create the instance from an"
+              + " image that image.list shows with desktop: true",
+          name, instance.image());
+    }
+    return t;
   }
 
   private Target running(String sandboxName, String name) {

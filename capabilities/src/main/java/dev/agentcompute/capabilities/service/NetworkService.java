@@ -48,8 +48,11 @@ public final class NetworkService {
           router.networks(sandbox); // a platform without networks (mac) answers unsupported first
           if (plan.kind() != sandbox.networkKind()) {
             throw Errors.of(
-                "cannot create a \"%s\" network in a \"%s\" sandbox",
-                plan.kind().wireName(), sandbox.networkKind().wireName());
+                "cannot create a \"%s\" network in a \"%s\" sandbox; leave kind out to get the"
+                    + " sandbox's \"%s\"",
+                plan.kind().wireName(),
+                sandbox.networkKind().wireName(),
+                sandbox.networkKind().wireName());
           }
           if (plan.kind() == NetworkKind.BRIDGE
               && router.networks(sandbox).list(sandbox).stream()
@@ -71,6 +74,11 @@ public final class NetworkService {
     } else {
       CidrRules.bridge(plan.cidr(), config.bridgeSubnets(), config.protectedRanges());
     }
+  }
+
+  /** The fabric of the sandbox's networks: the kind net.create uses when none is given. */
+  public NetworkKind kindOf(String sandboxName) {
+    return access.require(sandboxName).networkKind();
   }
 
   public List<SandboxNetwork> list(String sandboxName) {

@@ -198,13 +198,38 @@ public final class SandboxService {
   }
 
   /** Expiry replaced by now + TTL (not added to the old one); works on pinned sandboxes too. */
-  public Instant extend(String name, long ttlMinutes) {
+  /**
+   * What {@link #extend} did: the expiry now in force, and the one {@code ttl_minutes} from now
+   * asked for (later than the expiry when the sandbox already lived longer: it was kept).
+   */
+  public record Extension(Instant expiresAt, Instant requested) {
+    public boolean kept() {
+      return requested.isBefore(expiresAt);
+    }
+  }
+
+  /**
+   * Sets the expiry to {@code ttlMinutes} from now unless the sandbox already lives longer (ours:
+   * the original replaced it, so an agent asking for 60 minutes could shorten a 4-hour sandbox).
+   */
+  public Extension extend(String name, long ttlMinutes) {
     Duration ttl = config.ttl().resolve(ttlMinutes);
-    return access.live(
-        name,
-        sandbox ->
-            store(sandbox, name, current -> current.withExpiresAt(access.now().plus(ttl)))
-                .expiresAt());
+    Instant[] requested = new Instant[1];
+    Instant expiry =
+        access.live(
+            name,
+            sandbox ->
+                store(
+                        sandbox,
+                        name,
+                        current -> {
+                          requested[0] = access.now().plus(ttl);
+                          return requested[0].isAfter(current.expiresAt())
+                              ? current.withExpiresAt(requested[0])
+                              : current;
+                        })
+                    .expiresAt());
+    return new Extension(expiry, requested[0]);
   }
 
   /** Pins or unpins; the identity is checked before anything is read. */

@@ -169,10 +169,12 @@ class CodeModeAcceptanceIT {
                 OPERATOR,
                 """
         def main():
-            return net.create(sandbox="%s", name="lan")
+            return net.create(sandbox="%s", name="lan", kind="ovn")
         """
                     .formatted(sb)))
-        .isEqualTo("capability failed: cannot create a \"ovn\" network in a \"bridge\" sandbox");
+        .isEqualTo(
+            "capability failed: cannot create a \"ovn\" network in a \"bridge\" sandbox; leave"
+                + " kind out to get the sandbox's \"bridge\"");
 
     // Restart mid-life: a new runtime and engine over the same Incus see TTL, pin and ownership.
     // The runtime comes up two minutes "later" (its clock runs ahead), so the one-minute sandbox

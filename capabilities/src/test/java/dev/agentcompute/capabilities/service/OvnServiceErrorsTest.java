@@ -199,10 +199,14 @@ class OvnServiceErrorsTest {
             () ->
                 ovn.create(
                     "lab", new NetworkPlan("n1", NetworkKind.BRIDGE, "", false, false, false)))
-        .hasMessage("cannot create a \"bridge\" network in a \"ovn\" sandbox");
+        .hasMessage(
+            "cannot create a \"bridge\" network in a \"ovn\" sandbox; leave kind out to get the"
+                + " sandbox's \"ovn\"");
     assertThatThrownBy(
             () -> ovn.create("plain", new NetworkPlan("n1", NetworkKind.OVN, "", true, true, true)))
-        .hasMessage("cannot create a \"ovn\" network in a \"bridge\" sandbox");
+        .hasMessage(
+            "cannot create a \"ovn\" network in a \"bridge\" sandbox; leave kind out to get the"
+                + " sandbox's \"bridge\"");
     assertThatThrownBy(() -> ovn.inspect("plain", "default"))
         .hasMessage("net.inspect requires OVN networks");
   }

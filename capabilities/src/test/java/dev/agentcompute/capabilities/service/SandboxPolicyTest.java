@@ -110,10 +110,26 @@ class SandboxPolicyTest {
   void extendReplacesTheExpiryFromNowAndRefusesExpiredSandboxes() {
     service.create("dev", "s1", "", 10, false);
     clock.advance(Duration.ofMinutes(5));
-    assertThat(service.extend("s1", 30)).isEqualTo(clock.now.plus(Duration.ofMinutes(30)));
+    assertThat(service.extend("s1", 30).expiresAt())
+        .isEqualTo(clock.now.plus(Duration.ofMinutes(30)));
     clock.advance(Duration.ofMinutes(31));
     assertThatThrownBy(() -> service.extend("s1", 30)).hasMessage("sandbox \"s1\" has expired");
     assertThatThrownBy(() -> service.extend("ghost", 30)).hasMessage("sandbox \"ghost\" not found");
+  }
+
+  @Test
+  void extendNeverShortensTheExpiry() {
+    service.create("dev", "s1", "", 240, false);
+    Instant fourHours = backend.sandboxes.get("s1").expiresAt();
+    SandboxService.Extension kept = service.extend("s1", 60);
+    assertThat(kept.expiresAt()).isEqualTo(fourHours);
+    assertThat(kept.requested()).isEqualTo(clock.now.plus(Duration.ofMinutes(60)));
+    assertThat(kept.kept()).isTrue();
+    assertThat(backend.sandboxes.get("s1").expiresAt()).isEqualTo(fourHours);
+    clock.advance(Duration.ofMinutes(200));
+    SandboxService.Extension longer = service.extend("s1", 60);
+    assertThat(longer.kept()).isFalse();
+    assertThat(longer.expiresAt()).isEqualTo(clock.now.plus(Duration.ofMinutes(60)));
   }
 
   @Test
@@ -127,7 +143,7 @@ class SandboxPolicyTest {
     // Pinned sandboxes stay live past expiry; re-pinning changes nothing.
     Sandbox again = service.pin("op", "s1", true);
     assertThat(again.pinnedAt()).isEqualTo(pinnedAt);
-    assertThat(service.extend("s1", 5)).isEqualTo(clock.now.plusSeconds(300));
+    assertThat(service.extend("s1", 5).expiresAt()).isEqualTo(clock.now.plusSeconds(300));
     clock.advance(Duration.ofMinutes(10));
     Sandbox unpinned = service.pin("op", "s1", false);
     assertThat(unpinned.pinned()).isFalse();

@@ -195,7 +195,7 @@ final class Dispatcher {
     } catch (OutputConverter.InvalidOutput e) {
       throw CodeModeException.of(Failure.CAPABILITY_FAILURE);
     } catch (OutputConverter.BudgetExceeded e) {
-      throw CodeModeException.of(Failure.RESOURCE_LIMIT);
+      throw resultLimit(entry);
     }
     long bytes;
     try {
@@ -204,10 +204,23 @@ final class Dispatcher {
       throw CodeModeException.of(Failure.CAPABILITY_FAILURE);
     }
     if (bytes > limits.maxValueBytes() || bytes > remaining[0]) {
-      throw CodeModeException.of(Failure.RESOURCE_LIMIT);
+      throw resultLimit(entry);
     }
     remaining[0] -= bytes;
     return new Result(value, bytes);
+  }
+
+  /** A result over the value limit or the execution's remaining intermediate-value budget. */
+  private CodeModeException resultLimit(Entry entry) {
+    return CodeModeException.of(Failure.RESOURCE_LIMIT)
+        .explain(
+            "result size limit ("
+                + limits.maxValueBytes()
+                + " bytes per value, "
+                + limits.maxIntermediateValueBytes()
+                + " bytes per execution) exceeded by "
+                + entry.name()
+                + ": ask for less (filters, fewer lines, smaller files) or split the work");
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})

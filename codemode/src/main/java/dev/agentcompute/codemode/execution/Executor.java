@@ -39,7 +39,16 @@ public final class Executor implements AutoCloseable {
    * audit sink of native calls.
    */
   public record Services(
-      TokenSigner signer, NonceLedger ledger, InstantSource clock, AuditSink audit) {
+      TokenSigner signer,
+      NonceLedger ledger,
+      InstantSource clock,
+      AuditSink audit,
+      boolean agentGuidance) {
+
+    /** Without agent guidance (the original's texts). */
+    public Services(TokenSigner signer, NonceLedger ledger, InstantSource clock, AuditSink audit) {
+      this(signer, ledger, clock, audit, false);
+    }
 
     /** A random secret, a fresh ledger, the system clock, no audit. */
     static Services defaults() {
@@ -52,6 +61,8 @@ public final class Executor implements AutoCloseable {
   }
 
   private final Limits limits;
+  private final Catalog catalog;
+  private final boolean guidance;
   private final Dispatcher dispatcher;
   private final Confirmations confirmations;
   private final List<Manifest.Item> manifest;
@@ -67,6 +78,8 @@ public final class Executor implements AutoCloseable {
       List<String> command,
       long childCap) {
     this.limits = limits;
+    this.catalog = catalog;
+    this.guidance = services.agentGuidance();
     this.dispatcher = new Dispatcher(catalog, policy, limits, services.audit(), services.clock());
     this.confirmations =
         new Confirmations(
@@ -146,6 +159,31 @@ public final class Executor implements AutoCloseable {
    */
   public Object execute(Context ctx, Subject subject, Execution execution)
       throws CodeModeException {
+    AlreadyRan ran = new AlreadyRan();
+    try {
+      return execute(ctx, subject, execution, ran);
+    } catch (CodeModeException e) {
+      if (!guidance) {
+        throw e;
+      }
+      CodeModeException named =
+          e.deadlineExceeded()
+              ? e.explain(
+                  "execution time limit ("
+                      + seconds(limits.maxExecutionTime())
+                      + ") exceeded: do less per execution, or wait in several executions")
+              : e;
+      throw named.guided(ran.text());
+    }
+  }
+
+  static String seconds(java.time.Duration d) {
+    long ms = d.toMillis();
+    return ms % 1000 == 0 ? ms / 1000 + " s" : ms + " ms";
+  }
+
+  private Object execute(Context ctx, Subject subject, Execution execution, AlreadyRan ran)
+      throws CodeModeException {
     String source = execution.source();
     if (ctx == null) {
       throw CodeModeException.of(Failure.INTERNAL);
@@ -154,7 +192,13 @@ public final class Executor implements AutoCloseable {
       throw CodeModeException.of(Failure.UNAUTHENTICATED);
     }
     if (GoStrings.utf8Length(source) > limits.maxSourceBytes()) {
-      throw CodeModeException.of(Failure.RESOURCE_LIMIT);
+      throw CodeModeException.of(Failure.RESOURCE_LIMIT)
+          .explain(
+              "source size limit ("
+                  + limits.maxSourceBytes()
+                  + " bytes) exceeded: the program is "
+                  + GoStrings.utf8Length(source)
+                  + " bytes");
     }
     Confirmations.Presented presented =
         confirmations.verify(ctx, subject, execution.confirmation());
@@ -170,13 +214,14 @@ public final class Executor implements AutoCloseable {
           new CallScope(
               confirmations.gate(run, subject, presented, execution.confirmer(), timer),
               execution.observer());
-      return exchange(run, subject, source, w, scope);
+      return exchange(run, subject, source, w, scope, ran);
     } finally {
       run.cancel();
     }
   }
 
-  private Object exchange(Context run, Subject subject, String source, Worker w, CallScope scope)
+  private Object exchange(
+      Context run, Subject subject, String source, Worker w, CallScope scope, AlreadyRan ran)
       throws CodeModeException {
     boolean reuse = limits.maxExecutionsPerWorker() > 1;
     w.executions++;
@@ -196,7 +241,8 @@ public final class Executor implements AutoCloseable {
                   limits.maxValueDepth(),
                   limits.maxValueBytes()),
               manifest,
-              keepAlive);
+              keepAlive,
+              guidance);
       FrameIO.write(w.out, Frames.encode(exec));
       long[] remaining = {limits.maxIntermediateValueBytes()};
       long calls = 0;
@@ -217,6 +263,7 @@ public final class Executor implements AutoCloseable {
             try {
               Dispatcher.Result r =
                   dispatcher.call(run, subject, c.capabilityId(), c.arguments(), remaining, scope);
+              ran.record(catalog.byId(c.capabilityId()), c.arguments(), r.value());
               FrameIO.write(w.out, Frames.encode(new Frame.NativeResult(r.value())));
             } catch (CodeModeException e) {
               if (run.isDone()) {
@@ -235,14 +282,16 @@ public final class Executor implements AutoCloseable {
           }
           case Frame.FinalError fe -> {
             clean = finish(w, keepAlive);
-            throw switch (fe.code()) {
-              case "invalid_program" ->
-                  CodeModeException.withDetail(Failure.INVALID_PROGRAM, fe.detail());
-              case "invalid_arguments" ->
-                  CodeModeException.withDetail(Failure.INVALID_ARGUMENTS, fe.detail());
-              case "resource_limit" -> CodeModeException.of(Failure.RESOURCE_LIMIT);
-              default -> CodeModeException.of(Failure.INTERNAL);
-            };
+            CodeModeException failure =
+                switch (fe.code()) {
+                  case "invalid_program" ->
+                      CodeModeException.withDetail(Failure.INVALID_PROGRAM, fe.detail());
+                  case "invalid_arguments" ->
+                      CodeModeException.withDetail(Failure.INVALID_ARGUMENTS, fe.detail());
+                  case "resource_limit" -> CodeModeException.of(Failure.RESOURCE_LIMIT);
+                  default -> CodeModeException.of(Failure.INTERNAL);
+                };
+            throw failure.explain(fe.explanation());
           }
           default -> throw new ProtocolException("unexpected frame from worker");
         }
@@ -312,7 +361,11 @@ public final class Executor implements AutoCloseable {
       return contextFailure(run);
     }
     if (status == WorkerCommand.OUT_OF_MEMORY_EXIT) {
-      return CodeModeException.of(Failure.RESOURCE_LIMIT);
+      return CodeModeException.of(Failure.RESOURCE_LIMIT)
+          .explain(
+              "worker memory limit ("
+                  + (limits.maxWorkerMemoryBytes() >> 20)
+                  + " MiB) exceeded: the program builds values that are too large");
     }
     return CodeModeException.of(Failure.INTERNAL);
   }

@@ -227,7 +227,11 @@ final class WorkerPool implements AutoCloseable {
             + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - waitStarted)
             + " ms for a worker slot (MaxSlotWait): "
             + queue.whyWaiting(subject, maxLive));
-    return CodeModeException.of(Failure.RESOURCE_LIMIT);
+    return CodeModeException.of(Failure.RESOURCE_LIMIT)
+        .explain(
+            "worker slot wait limit ("
+                + Executor.seconds(java.time.Duration.ofNanos(slotWaitNanos))
+                + ") exceeded: the server is running its most executions at once; retry shortly");
   }
 
   /** Returns a worker after a clean execution; it is kept only when it may serve again. */

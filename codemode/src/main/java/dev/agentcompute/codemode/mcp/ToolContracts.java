@@ -26,6 +26,21 @@ final class ToolContracts {
           + "available without import. import, while, f-strings, filter, and map are unavailable; load is disabled; "
           + "print is discarded.";
 
+  /**
+   * execute's description on a server with agent guidance: the original text plus the calling
+   * convention, a four-line example, and that a failure is not rolled back.
+   */
+  static final String EXECUTE_DESCRIPTION_GUIDED =
+      EXECUTE_DESCRIPTION
+          + " Call capabilities with keyword arguments only; each returns a dict, read fields with"
+          + " r[\"key\"] (not r.key). Example:\n"
+          + "def main():\n"
+          + "    sb = sandbox.create(ttl_minutes=60)\n"
+          + "    instance.create(sandbox=sb[\"name\"], name=\"web\", image=\"busybox\")\n"
+          + "    return instance.exec(sandbox=sb[\"name\"], name=\"web\", command=\"uname -a\")[\"stdout\"]\n"
+          + "A failure is not rolled back: calls that succeeded before it stay done, and the error"
+          + " names them (before this: ...). Errors give line:col and what to fix.";
+
   static final String SEARCH_INPUT = input("query", "cursor");
   static final String DESCRIBE_INPUT = input("name", null);
   static final String EXECUTE_INPUT = input("source", "confirmation");

@@ -61,7 +61,9 @@ final class Tools {
         tool(
             json,
             "execute",
-            ToolContracts.EXECUTE_DESCRIPTION,
+            service.agentGuidance()
+                ? ToolContracts.EXECUTE_DESCRIPTION_GUIDED
+                : ToolContracts.EXECUTE_DESCRIPTION,
             ToolContracts.EXECUTE_INPUT,
             ToolContracts.EXECUTE_OUTPUT,
             ToolContracts.EXECUTE,

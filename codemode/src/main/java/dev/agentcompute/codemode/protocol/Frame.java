@@ -24,15 +24,28 @@ public sealed interface Frame {
 
   /**
    * P→C: run one program. {@code keepAlive} asks the worker to wait for another exec after its
-   * terminal frame instead of exiting (worker reuse for one subject).
+   * terminal frame instead of exiting (worker reuse for one subject). {@code explain} asks for an
+   * {@link FinalError#explanation()} on every failure the program causes (agent guidance).
    */
   record Exec(
       long version,
       String source,
       ExecLimits limits,
       List<Manifest.Item> manifest,
-      boolean keepAlive)
-      implements Frame {}
+      boolean keepAlive,
+      boolean explain)
+      implements Frame {
+
+    /** Without explanations, the original protocol. */
+    public Exec(
+        long version,
+        String source,
+        ExecLimits limits,
+        List<Manifest.Item> manifest,
+        boolean keepAlive) {
+      this(version, source, limits, manifest, keepAlive, false);
+    }
+  }
 
   /** C→P: one capability call with bound canonical arguments. */
   record NativeCall(String capabilityId, Map<String, Object> arguments) implements Frame {}
@@ -48,6 +61,14 @@ public sealed interface Frame {
 
   /**
    * C→P: a worker-owned failure: invalid_program, invalid_arguments, resource_limit or internal.
+   * {@code explanation}, sent only when the exec asked for one, says what to fix in the program;
+   * null otherwise.
    */
-  record FinalError(String code, String detail) implements Frame {}
+  record FinalError(String code, String detail, String explanation) implements Frame {
+
+    /** Without an explanation, the original protocol. */
+    public FinalError(String code, String detail) {
+      this(code, detail, null);
+    }
+  }
 }

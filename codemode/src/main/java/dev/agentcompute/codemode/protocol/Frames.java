@@ -30,6 +30,9 @@ public final class Frames {
         if (e.keepAlive()) {
           b.append(",\"keep_alive\":true");
         }
+        if (e.explain()) {
+          b.append(",\"explain\":true");
+        }
         b.append('}');
       }
       case Frame.NativeCall c -> {
@@ -63,6 +66,10 @@ public final class Frames {
         if (legalFinalDetail(fe.code(), fe.detail())) {
           b.append(",\"detail\":");
           GoJson.writeString(b, fe.detail());
+        }
+        if (legalExplanation(fe.explanation())) {
+          b.append(",\"explanation\":");
+          GoJson.writeString(b, fe.explanation());
         }
         b.append('}');
       }
@@ -100,6 +107,12 @@ public final class Frames {
         && d.getBytes(java.nio.charset.StandardCharsets.UTF_8).length <= MAX_FINAL_DETAIL_BYTES;
   }
 
+  static boolean legalExplanation(String d) {
+    return d != null
+        && !d.isEmpty()
+        && d.getBytes(java.nio.charset.StandardCharsets.UTF_8).length <= MAX_FINAL_DETAIL_BYTES;
+  }
+
   /**
    * Decodes one frame payload. {@code maxValueDepth} bounds value nesting (a deeper value is a
    * protocol violation: a legal peer never sends one).
@@ -121,7 +134,7 @@ public final class Frames {
       case "exec" -> {
         only(
             m,
-            Set.of("type", "version", "source", "limits", "manifest", "keep_alive"),
+            Set.of("type", "version", "source", "limits", "manifest", "keep_alive", "explain"),
             Set.of("version", "source", "limits", "manifest"));
         Map<String, Object> l =
             object(
@@ -153,12 +166,20 @@ public final class Frames {
           }
           keep = k;
         }
+        boolean explain = false;
+        if (m.containsKey("explain")) {
+          if (!(m.get("explain") instanceof Boolean x)) {
+            throw new ProtocolException("explain must be a boolean");
+          }
+          explain = x;
+        }
         return new Frame.Exec(
             integer(m, "version"),
             string(m, "source"),
             limits,
             Manifest.read(m.get("manifest")),
-            keep);
+            keep,
+            explain);
       }
       case "native_call" -> {
         only(m, Set.of("type", "capability_id", "arguments"), Set.of("capability_id", "arguments"));
@@ -189,7 +210,7 @@ public final class Frames {
         return new Frame.Final(m.get("result"));
       }
       case "final_error" -> {
-        only(m, Set.of("type", "code", "detail"), Set.of("code"));
+        only(m, Set.of("type", "code", "detail", "explanation"), Set.of("code"));
         String code = string(m, "code");
         if (!CODES.contains(code)) {
           throw new ProtocolException("unknown final_error code");
@@ -201,7 +222,14 @@ public final class Frames {
           }
           detail = d;
         }
-        return new Frame.FinalError(code, detail);
+        String explanation = null;
+        if (m.containsKey("explanation")) {
+          if (!(m.get("explanation") instanceof String x) || !legalExplanation(x)) {
+            throw new ProtocolException("illegal final_error explanation");
+          }
+          explanation = x;
+        }
+        return new Frame.FinalError(code, detail, explanation);
       }
       default -> throw new ProtocolException("unknown frame type");
     }

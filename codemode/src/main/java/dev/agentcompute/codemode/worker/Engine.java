@@ -21,15 +21,24 @@ interface Engine {
     }
   }
 
-  /** A worker-owned terminal failure: code as in final_error, optional safe detail. */
+  /**
+   * A worker-owned terminal failure: code as in final_error, optional safe detail, and the
+   * explanation that names the fix (sent only when the exec asks for explanations).
+   */
   final class Failure extends Exception {
     private final String code;
     private final String detail;
+    private final String explanation;
 
-    public Failure(String code, String detail) {
+    public Failure(String code, String detail, String explanation) {
       super(code, null, false, false);
       this.code = code;
       this.detail = detail;
+      this.explanation = explanation;
+    }
+
+    public String explanation() {
+      return explanation;
     }
 
     public String code() {

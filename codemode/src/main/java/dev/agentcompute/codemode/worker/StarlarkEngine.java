@@ -10,6 +10,7 @@ import dev.agentcompute.starlark.eval.Builtin;
 import dev.agentcompute.starlark.eval.Dict;
 import dev.agentcompute.starlark.eval.EvalError;
 import dev.agentcompute.starlark.eval.EvalException;
+import dev.agentcompute.starlark.eval.Interpreter;
 import dev.agentcompute.starlark.eval.Module;
 import dev.agentcompute.starlark.eval.NoneValue;
 import dev.agentcompute.starlark.eval.StarlarkFloat;
@@ -22,6 +23,7 @@ import dev.agentcompute.starlark.eval.Tuple;
 import dev.agentcompute.starlark.eval.Value;
 import dev.agentcompute.starlark.lib.Json;
 import dev.agentcompute.starlark.lib.MathModule;
+import dev.agentcompute.starlark.syntax.Position;
 import dev.agentcompute.starlark.syntax.SyntaxError;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -46,6 +48,7 @@ final class StarlarkEngine implements Engine {
     boolean running;
     long attempts;
     Failure failure;
+    Explainer explainer;
     boolean aborted;
     IOException ioFailure;
   }
@@ -55,6 +58,7 @@ final class StarlarkEngine implements Engine {
       String source, Frame.ExecLimits limits, List<Manifest.Item> manifest, Bridge bridge)
       throws Failure, Aborted, IOException {
     Run run = new Run();
+    run.explainer = new Explainer(source, limits);
     Map<String, Value> predeclared = namespaces(manifest, limits, bridge, run);
     StarlarkThread thread = new StarlarkThread("codemode");
     thread.setMaxSteps(limits.maxExecutionSteps());
@@ -65,17 +69,17 @@ final class StarlarkEngine implements Engine {
     try {
       program = Starlark.compile(FILENAME, source, Dialect.CODEMODE, predeclared.keySet());
     } catch (SyntaxError e) {
-      throw new Failure("invalid_program", syntaxDetail(e));
+      throw new Failure("invalid_program", syntaxDetail(e), run.explainer.syntax(e));
     }
     Value result;
     try {
       Module module = program.init(thread, predeclared);
       Value main = module.global("main");
       if (!(main instanceof StarlarkFunction fn)) {
-        throw new Failure("invalid_program", null);
+        throw new Failure("invalid_program", null, Explainer.mainMissing());
       }
       if (fn.numParams() != 0 || fn.numKwonlyParams() != 0 || fn.hasVarargs() || fn.hasKwargs()) {
-        throw new Failure("invalid_program", null);
+        throw new Failure("invalid_program", null, Explainer.mainHasParameters());
       }
       run.running = true;
       result = Starlark.call(thread, fn, List.of(), Map.of());
@@ -86,7 +90,7 @@ final class StarlarkEngine implements Engine {
       if (run.aborted) {
         throw new Aborted();
       }
-      throw new Failure("internal", null);
+      throw new Failure("internal", null, null);
     }
     return new FinalConverter(limits.maxValueDepth(), limits.maxValueBytes()).convert(result, 1);
   }
@@ -102,9 +106,12 @@ final class StarlarkEngine implements Engine {
       return run.failure;
     }
     if (e.budget() != null) {
-      return new Failure("resource_limit", null);
+      return new Failure("resource_limit", null, run.explainer.budget(e, e.budget()));
     }
-    return new Failure("invalid_program", null);
+    if (e.getMessage().equals("Starlark stack overflow")) {
+      return new Failure("invalid_program", null, Explainer.stackOverflow());
+    }
+    return new Failure("invalid_program", null, run.explainer.runtime(e));
   }
 
   private static String syntaxDetail(SyntaxError e) {
@@ -162,11 +169,14 @@ final class StarlarkEngine implements Engine {
         item.name(),
         (thread, self, positional, named) -> {
           if (!run.running) {
-            run.failure = new Failure("invalid_program", null);
+            run.failure =
+                new Failure(
+                    "invalid_program", null, run.explainer.outsideMain(item.name(), at(thread)));
             throw new EvalException("capability called outside main");
           }
           if (++run.attempts > limits.maxNativeCalls()) {
-            run.failure = new Failure("resource_limit", null);
+            run.failure =
+                new Failure("resource_limit", null, run.explainer.nativeCallLimit(at(thread)));
             throw new EvalException("native call limit");
           }
           Map<String, Object> args;
@@ -181,10 +191,16 @@ final class StarlarkEngine implements Engine {
               throw new ArgumentBinder.LimitError();
             }
           } catch (ArgumentBinder.BindError b) {
-            run.failure = new Failure("invalid_arguments", b.getMessage());
+            run.failure =
+                new Failure(
+                    "invalid_arguments",
+                    b.getMessage(),
+                    run.explainer.arguments(item.name(), at(thread), b.getMessage()));
             throw new EvalException("invalid arguments");
           } catch (ArgumentBinder.LimitError | Values.InvalidValue l) {
-            run.failure = new Failure("resource_limit", null);
+            run.failure =
+                new Failure(
+                    "resource_limit", null, run.explainer.argumentLimit(item.name(), at(thread)));
             throw new EvalException("argument limits");
           }
           Object result;
@@ -199,6 +215,17 @@ final class StarlarkEngine implements Engine {
           }
           return toStarlark(result);
         });
+  }
+
+  /** Where the program is now: the innermost Starlark frame (a builtin's caller). */
+  private static Position at(StarlarkThread thread) {
+    List<EvalError.StackEntry> stack = Interpreter.callStack(thread);
+    for (int i = stack.size() - 1; i >= 0; i--) {
+      if (!stack.get(i).isBuiltin()) {
+        return stack.get(i).pos();
+      }
+    }
+    return Position.UNKNOWN;
   }
 
   /** Host result to fresh mutable Starlark values; dict keys inserted in sorted order. */
@@ -234,20 +261,22 @@ final class StarlarkEngine implements Engine {
   /** main's value to the process-neutral domain: depth, node budget, supported types only. */
   private static final class FinalConverter {
     private final long maxDepth;
+    private final long maxBytes;
     private long nodes;
     private final Set<Object> path = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
 
     FinalConverter(long maxDepth, long nodeBudget) {
       this.maxDepth = maxDepth;
+      this.maxBytes = nodeBudget;
       this.nodes = nodeBudget;
     }
 
     Object convert(Value v, long depth) throws Failure {
       if (depth > maxDepth) {
-        throw new Failure("resource_limit", null);
+        throw new Failure("resource_limit", null, Explainer.resultLimit(maxDepth, maxBytes));
       }
       if (--nodes < 0) {
-        throw new Failure("resource_limit", null);
+        throw new Failure("resource_limit", null, Explainer.resultLimit(maxDepth, maxBytes));
       }
       switch (v) {
         case NoneValue n -> {
@@ -258,14 +287,14 @@ final class StarlarkEngine implements Engine {
         }
         case StarlarkInt i -> {
           if (!i.isLong()) {
-            throw new Failure("invalid_program", null);
+            throw new Failure("invalid_program", null, Explainer.badResult("int over 64 bits"));
           }
           return i.longValue();
         }
         case StarlarkFloat f -> {
           double d = f.value();
           if (Double.isNaN(d) || Double.isInfinite(d)) {
-            throw new Failure("invalid_program", null);
+            throw new Failure("invalid_program", null, Explainer.badResult("non-finite float"));
           }
           return d;
         }
@@ -280,26 +309,29 @@ final class StarlarkEngine implements Engine {
         }
         case Dict d -> {
           if (!path.add(v)) {
-            throw new Failure("invalid_program", null);
+            throw new Failure(
+                "invalid_program", null, Explainer.badResult("value that contains itself"));
           }
           charge(d.len());
           TreeMap<String, Object> out = new TreeMap<>(Values::compareUtf8);
           for (Map.Entry<Value, Value> e : d.entries()) {
             if (!(e.getKey() instanceof StarlarkString k)) {
-              throw new Failure("invalid_program", null);
+              throw new Failure(
+                  "invalid_program", null, Explainer.badResult("dict with a non-string key"));
             }
             out.put(k.value(), convert(e.getValue(), depth + 1));
           }
           path.remove(v);
           return out;
         }
-        default -> throw new Failure("invalid_program", null);
+        default -> throw new Failure("invalid_program", null, Explainer.badResult(v.type()));
       }
     }
 
     private Object sequence(Value self, List<Value> elems, long depth) throws Failure {
       if (!path.add(self)) {
-        throw new Failure("invalid_program", null);
+        throw new Failure(
+            "invalid_program", null, Explainer.badResult("value that contains itself"));
       }
       charge(elems.size());
       List<Object> out = new ArrayList<>(elems.size());
@@ -312,7 +344,7 @@ final class StarlarkEngine implements Engine {
 
     private void charge(long n) throws Failure {
       if (n > nodes) {
-        throw new Failure("resource_limit", null);
+        throw new Failure("resource_limit", null, Explainer.resultLimit(maxDepth, maxBytes));
       }
     }
   }

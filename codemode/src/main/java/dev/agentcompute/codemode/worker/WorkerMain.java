@@ -191,7 +191,15 @@ public final class WorkerMain {
       throw new ProtocolException("invalid exec frame");
     }
     if (GoStrings.utf8Length(exec.source()) > l.maxSourceBytes()) {
-      FrameIO.write(out, Frames.encode(new Frame.FinalError("resource_limit", null)));
+      FrameIO.write(
+          out,
+          Frames.encode(
+              new Frame.FinalError(
+                  "resource_limit",
+                  null,
+                  exec.explain()
+                      ? Explainer.sourceLimit(l, GoStrings.utf8Length(exec.source()))
+                      : null)));
       return true;
     }
     long resultCap = "{\"type\":\"native_result\",\"result\":".length() + l.maxValueBytes() + 1;
@@ -201,18 +209,29 @@ public final class WorkerMain {
       Object value = engine.run(exec.source(), l, exec.manifest(), bridge);
       String encoded = Values.encode(value);
       if (Values.depth(value) > l.maxValueDepth() || Values.size(encoded) > l.maxValueBytes()) {
-        terminal = new Frame.FinalError("resource_limit", null);
+        terminal =
+            new Frame.FinalError(
+                "resource_limit",
+                null,
+                exec.explain()
+                    ? Explainer.resultLimit(l.maxValueDepth(), l.maxValueBytes())
+                    : null);
       } else {
         terminal = new Frame.Final(value);
       }
     } catch (Engine.Aborted a) {
       return false;
     } catch (Engine.Failure e) {
-      terminal = new Frame.FinalError(e.code(), e.detail());
+      terminal =
+          new Frame.FinalError(e.code(), e.detail(), exec.explain() ? e.explanation() : null);
     } catch (Values.InvalidValue e) {
-      terminal = new Frame.FinalError("invalid_program", null);
+      terminal =
+          new Frame.FinalError(
+              "invalid_program", null, exec.explain() ? Explainer.badResult("value") : null);
     } catch (StackOverflowError e) {
-      terminal = new Frame.FinalError("resource_limit", null);
+      terminal =
+          new Frame.FinalError(
+              "resource_limit", null, exec.explain() ? Explainer.stackOverflow() : null);
     }
     if (bridge.aborted) {
       return false;

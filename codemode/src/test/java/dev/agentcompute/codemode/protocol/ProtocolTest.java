@@ -121,6 +121,33 @@ class ProtocolTest {
   }
 
   @Test
+  void explanationsTravelOnlyWhenAskedFor() throws Exception {
+    Frame.Exec plain =
+        new Frame.Exec(1, "x", new Frame.ExecLimits(1, 2, 3, 4, 5), List.of(), false);
+    assertThat(Frames.encode(plain)).doesNotContain("explain");
+    Frame.Exec asked =
+        new Frame.Exec(1, "x", new Frame.ExecLimits(1, 2, 3, 4, 5), List.of(), false, true);
+    assertThat(Frames.decode(Frames.encode(asked).getBytes(StandardCharsets.UTF_8), 8))
+        .isEqualTo(asked);
+    Frame.FinalError explained = new Frame.FinalError("resource_limit", null, "step limit");
+    assertThat(Frames.encode(explained))
+        .isEqualTo(
+            "{\"type\":\"final_error\",\"code\":\"resource_limit\",\"explanation\":\"step limit\"}");
+    assertThat(Frames.decode(Frames.encode(explained).getBytes(StandardCharsets.UTF_8), 8))
+        .isEqualTo(explained);
+    assertThat(Frames.encode(new Frame.FinalError("internal", null)))
+        .isEqualTo("{\"type\":\"final_error\",\"code\":\"internal\"}");
+    for (String bad :
+        List.of(
+            "{\"type\":\"final_error\",\"code\":\"internal\",\"explanation\":1}",
+            "{\"type\":\"final_error\",\"code\":\"internal\",\"explanation\":\"\"}")) {
+      assertThatThrownBy(() -> Frames.decode(bad.getBytes(StandardCharsets.UTF_8), 8))
+          .as(bad)
+          .isInstanceOf(ProtocolException.class);
+    }
+  }
+
+  @Test
   void framingRejectsEmptyOversizedAndTruncatedFrames() throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     FrameIO.write(out, "{\"type\":\"final\",\"result\":null}");

@@ -71,6 +71,7 @@ record ComputeGeneration(
                 .tokens(backends.tokens())
                 .audit(backends.audit())
                 .requireConfirmation(config.sandbox().confirm().toArray(String[]::new))
+                .agentGuidance(config.codemode().agentGuidance())
                 .build());
     CodeModeRegistration.register(builder, definitions);
     Server codeMode;
@@ -127,6 +128,7 @@ record ComputeGeneration(
     return !config.sandbox().equals(next.sandbox())
         || !config.authorization().equals(next.authorization())
         || !config.codemode().workerReuse().equals(next.codemode().workerReuse())
+        || config.codemode().agentGuidance() != next.codemode().agentGuidance()
         || !config.imagesFile().equals(next.imagesFile())
         || !catalogueDigest.equals(nextCatalogueDigest);
   }

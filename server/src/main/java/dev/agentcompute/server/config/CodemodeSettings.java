@@ -11,9 +11,9 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * Validates the CodeMode settings (ours): {@code tokens_secret_file} and {@code
- * codemode.worker_reuse}. The secret itself is read by {@link #readSecret} at startup, never kept
- * in the configuration.
+ * Validates the CodeMode settings (ours): {@code tokens_secret_file}, {@code codemode.worker_reuse}
+ * and {@code codemode.agent_guidance}. The secret itself is read by {@link #readSecret} at startup,
+ * never kept in the configuration.
  */
 public final class CodemodeSettings {
   static final int SECRET_BYTES = 32;
@@ -64,7 +64,11 @@ public final class CodemodeSettings {
         reuse = Optional.of(new ServerConfig.WorkerReuse(executions, Duration.ofSeconds(idle)));
       }
     }
-    return new ServerConfig.Codemode(secret, reuse);
+    boolean guidance =
+        raw.codemode() == null
+            || raw.codemode().agentGuidance() == null
+            || raw.codemode().agentGuidance();
+    return new ServerConfig.Codemode(secret, reuse, guidance);
   }
 
   /**

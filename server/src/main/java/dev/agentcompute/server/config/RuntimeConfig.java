@@ -37,9 +37,12 @@ public record RuntimeConfig(
 
   /**
    * CodeMode engine settings (ours): worker reuse for one subject's executions
-   * (docs/reference/codemode.md#worker-reuse).
+   * (docs/reference/codemode.md#worker-reuse), and agent guidance (errors that say what to fix;
+   * on when absent).
    */
-  public record Codemode(@JsonProperty("worker_reuse") WorkerReuse workerReuse) {}
+  public record Codemode(
+      @JsonProperty("worker_reuse") WorkerReuse workerReuse,
+      @JsonProperty("agent_guidance") Boolean agentGuidance) {}
 
   /** A worker JVM serves up to {@code max_executions} of one subject, idle at most so long. */
   public record WorkerReuse(

@@ -79,6 +79,13 @@ class CodemodeSettingsTest {
   }
 
   @Test
+  void agentGuidanceIsOnUnlessTurnedOff() throws IOException {
+    assertThat(load("log_level: info\n").codemode().agentGuidance()).isTrue();
+    assertThat(load("codemode: {agent_guidance: true}\n").codemode().agentGuidance()).isTrue();
+    assertThat(load("codemode: {agent_guidance: false}\n").codemode().agentGuidance()).isFalse();
+  }
+
+  @Test
   void confirmAndVisibility() throws IOException {
     ServerConfig c =
         load("sandbox: {confirm: [sandbox.delete, instance.exec], visibility: owner}\n");

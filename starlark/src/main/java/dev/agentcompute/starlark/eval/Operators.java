@@ -590,7 +590,7 @@ public final class Operators {
     if (x instanceof Mapping m) {
       Value v = m.get(i);
       if (v == null) {
-        throw new EvalException("key " + i + " not in " + x.type());
+        throw new NoSuchKeyException("key " + i + " not in " + x.type(), m, i);
       }
       return v;
     }
@@ -724,7 +724,8 @@ public final class Operators {
   /** {@code x.name}, with a spelling hint on failure. */
   public static Value getAttr(Value x, String name) throws EvalException {
     if (!(x instanceof HasAttrs h)) {
-      throw new EvalException(x.type() + " has no ." + name + " field or method");
+      throw new NoSuchAttributeException(
+          x.type() + " has no ." + name + " field or method", x, name);
     }
     Value v = h.attr(name);
     if (v != null) {
@@ -735,7 +736,7 @@ public final class Operators {
     if (hint != null) {
       msg += " (did you mean ." + hint + "?)";
     }
-    throw new EvalException(msg);
+    throw new NoSuchAttributeException(msg, x, name);
   }
 
   /** {@code x.name = v}. */

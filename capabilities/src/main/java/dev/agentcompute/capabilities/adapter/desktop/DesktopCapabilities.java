@@ -1,6 +1,7 @@
 package dev.agentcompute.capabilities.adapter.desktop;
 
 import dev.agentcompute.capabilities.adapter.CapabilityDefinition;
+import dev.agentcompute.capabilities.model.Errors;
 import dev.agentcompute.capabilities.service.DesktopService;
 import dev.agentcompute.codemode.OmitEmpty;
 import java.util.List;
@@ -14,7 +15,11 @@ import java.util.OptionalLong;
 public final class DesktopCapabilities {
   private DesktopCapabilities() {}
 
-  public record InstanceInput(String sandbox, String instance) {}
+  /**
+   * Ours: the instance is {@code instance} or {@code name} (what instance.* call it); exactly one.
+   * The original had a required {@code instance} only.
+   */
+  public record InstanceInput(String sandbox, Optional<String> instance, Optional<String> name) {}
 
   public record InfoOutput(
       boolean ready,
@@ -25,14 +30,20 @@ public final class DesktopCapabilities {
 
   public record EnableOutput(boolean ready) {}
 
-  public record CallInput(String sandbox, String instance, String tool, Optional<String> args) {}
+  public record CallInput(
+      String sandbox,
+      Optional<String> instance,
+      Optional<String> name,
+      String tool,
+      Optional<String> args) {}
 
   public record CallOutput(
       boolean ok, String summary, String result, @OmitEmpty Optional<String> screenshot_url) {}
 
   public record ScreenshotInput(
       String sandbox,
-      String instance,
+      Optional<String> instance,
+      Optional<String> name,
       OptionalLong pid,
       OptionalLong window_id,
       OptionalLong max_dimension) {}
@@ -48,7 +59,8 @@ public final class DesktopCapabilities {
             InstanceInput.class,
             InfoOutput.class,
             (subject, in) -> {
-              DesktopService.Info i = desktop.info(in.sandbox(), in.instance());
+              DesktopService.Info i =
+                  desktop.info(in.sandbox(), instance(in.instance(), in.name()));
               return new InfoOutput(
                   i.ready(), i.os(), i.driverVersion(), i.tools(), nonEmpty(i.vnc()));
             }),
@@ -58,7 +70,8 @@ public final class DesktopCapabilities {
             List.of("desktop", "gui", "driver daemon"),
             InstanceInput.class,
             EnableOutput.class,
-            (subject, in) -> new EnableOutput(desktop.enable(in.sandbox(), in.instance()))),
+            (subject, in) ->
+                new EnableOutput(desktop.enable(in.sandbox(), instance(in.instance(), in.name())))),
         new CapabilityDefinition<>(
             "desktop.call",
             "Call a native Driver tool with a JSON object string; decode result with json.decode."
@@ -69,7 +82,11 @@ public final class DesktopCapabilities {
             CallOutput.class,
             (subject, in) -> {
               DesktopService.Called c =
-                  desktop.call(in.sandbox(), in.instance(), in.tool(), in.args().orElse("{}"));
+                  desktop.call(
+                      in.sandbox(),
+                      instance(in.instance(), in.name()),
+                      in.tool(),
+                      in.args().orElse("{}"));
               return new CallOutput(c.ok(), c.summary(), c.result(), nonEmpty(c.screenshotUrl()));
             }),
         new CapabilityDefinition<>(
@@ -83,12 +100,29 @@ public final class DesktopCapabilities {
               DesktopService.Shot s =
                   desktop.screenshot(
                       in.sandbox(),
-                      in.instance(),
+                      instance(in.instance(), in.name()),
                       longOrNull(in.pid()),
                       longOrNull(in.window_id()),
                       in.max_dimension().orElse(0));
               return new ScreenshotOutput(s.url(), s.width(), s.height(), s.scale());
             }));
+  }
+
+  /** The instance named by {@code instance} or {@code name}: one of them, or both alike. */
+  static String instance(Optional<String> instance, Optional<String> name) {
+    Optional<String> a = instance.filter(v -> !v.isEmpty());
+    Optional<String> b = name.filter(v -> !v.isEmpty());
+    if (a.isPresent() && b.isPresent() && !a.equals(b)) {
+      throw Errors.of(
+          "instance \"%s\" and name \"%s\" differ: pass the instance once, as instance= or name=",
+          a.get(), b.get());
+    }
+    return a.or(() -> b)
+        .orElseThrow(
+            () ->
+                Errors.of(
+                    "missing the instance: pass instance=\"<name>\" (or name=, as instance.* call"
+                        + " it)"));
   }
 
   private static Optional<String> nonEmpty(String value) {

@@ -16,6 +16,13 @@ public final class ExecArguments {
   /** What a shell accepts as a variable name. */
   private static final Pattern VARIABLE_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
+  /** A value that holds another {@code ,NAME=}: several variables written on one line. */
+  private static final Pattern SECOND_VARIABLE =
+      Pattern.compile(".*[,;]\\s*[A-Za-z_][A-Za-z0-9_]*=.*");
+
+  /** The format, as every env refusal states it. */
+  static final String FORMAT = "one KEY=VALUE per line, e.g. \"A=1\\nB=2\"";
+
   private ExecArguments() {}
 
   /** {@code null} for no exec deadline. */
@@ -45,7 +52,7 @@ public final class ExecArguments {
       }
       int eq = line.indexOf('=');
       if (eq <= 0) {
-        throw Errors.of("env entry \"%s\" must be KEY=VALUE", line);
+        throw Errors.of("env entry \"%s\" must be KEY=VALUE: env is %s", line, FORMAT);
       }
       String key = line.substring(0, eq);
       if (!VARIABLE_NAME.matcher(key).matches()) {
@@ -54,7 +61,13 @@ public final class ExecArguments {
                 + " digit)",
             key);
       }
-      env.put(key, line.substring(eq + 1));
+      String value = line.substring(eq + 1);
+      // Ours: the original set A to "1,B=2" for env="A=1,B=2", silently.
+      if (SECOND_VARIABLE.matcher(value).matches()) {
+        throw Errors.of(
+            "env entry \"%s\" holds several variables on one line: env is %s", line, FORMAT);
+      }
+      env.put(key, value);
     }
     return env;
   }

@@ -69,10 +69,19 @@ public final class NetCapabilities {
             CreateInput.class,
             NetworkView.class,
             (subject, in) -> {
-              String kindText = in.kind().filter(k -> !k.isEmpty()).orElse("ovn");
+              // Ours: no kind means the sandbox's own fabric (the original defaulted to ovn, which
+              // fails in every bridge sandbox).
+              Optional<String> kindText = in.kind().filter(k -> !k.isEmpty());
               NetworkKind kind =
-                  NetworkKind.parse(kindText)
-                      .orElseThrow(() -> Errors.of("unsupported network kind \"%s\"", kindText));
+                  kindText.isEmpty()
+                      ? networks.kindOf(in.sandbox())
+                      : NetworkKind.parse(kindText.get())
+                          .orElseThrow(
+                              () ->
+                                  Errors.of(
+                                      "unsupported network kind \"%s\": use bridge or ovn, or"
+                                          + " leave kind out for the sandbox's own",
+                                      kindText.get()));
               boolean services = kind == NetworkKind.OVN;
               return NetworkView.of(
                   networks.create(

@@ -58,7 +58,8 @@ public final class SandboxCapabilities {
 
   public record ExtendInput(String name, long ttl_minutes) {}
 
-  public record ExtendOutput(String expires_at) {}
+  /** {@code note} says what was set and why (ours; empty never: it always explains). */
+  public record ExtendOutput(String expires_at, String note) {}
 
   public record PinInput(String name, boolean pinned) {}
 
@@ -120,10 +121,20 @@ public final class SandboxCapabilities {
             List.of("ttl", "expiry", "renew"),
             ExtendInput.class,
             ExtendOutput.class,
-            (subject, in) ->
-                new ExtendOutput(
-                    Timestamps.output(
-                        sandboxes.extend(in.name(), TtlPolicy.checkArgument(in.ttl_minutes()))))),
+            (subject, in) -> {
+              SandboxService.Extension e =
+                  sandboxes.extend(in.name(), TtlPolicy.checkArgument(in.ttl_minutes()));
+              String at = Timestamps.output(e.expiresAt());
+              return new ExtendOutput(
+                  at,
+                  e.kept()
+                      ? "kept the expiry at "
+                          + at
+                          + ": it is later than "
+                          + in.ttl_minutes()
+                          + " minutes from now, and extend never shortens a sandbox's life"
+                      : "expires at " + at + ", " + in.ttl_minutes() + " minutes from now");
+            }),
         new CapabilityDefinition<>(
             "sandbox.pin",
             "Pin or unpin a sandbox; requires an identity in sandbox.pin_identities. Unpinning restores its existing "

@@ -14,9 +14,23 @@ class ExecArgumentsTest {
         .containsExactly(Map.entry("A", "1"), Map.entry("B", "x=y"));
     assertThat(ExecArguments.env(null)).isEmpty();
     assertThatThrownBy(() -> ExecArguments.env("A=1\nnoequals"))
-        .hasMessage("env entry \"noequals\" must be KEY=VALUE");
+        .hasMessage(
+            "env entry \"noequals\" must be KEY=VALUE: env is one KEY=VALUE per line, e.g."
+                + " \"A=1\\nB=2\"");
     assertThatThrownBy(() -> ExecArguments.env("=v"))
-        .hasMessage("env entry \"=v\" must be KEY=VALUE");
+        .hasMessage(
+            "env entry \"=v\" must be KEY=VALUE: env is one KEY=VALUE per line, e.g. \"A=1\\nB=2\"");
+  }
+
+  @Test
+  void severalVariablesOnOneLineAreRefusedWithTheFormat() {
+    assertThatThrownBy(() -> ExecArguments.env("A=1,B=2"))
+        .hasMessage(
+            "env entry \"A=1,B=2\" holds several variables on one line: env is one KEY=VALUE per"
+                + " line, e.g. \"A=1\\nB=2\"");
+    assertThatThrownBy(() -> ExecArguments.env("A=1; B=2")).hasMessageContaining("one line");
+    assertThat(ExecArguments.env("LIST=a,b\nURL=http://x/?q=1"))
+        .containsExactly(Map.entry("LIST", "a,b"), Map.entry("URL", "http://x/?q=1"));
   }
 
   @Test

@@ -1,0 +1,522 @@
+package dev.agentcompute.capabilities.adapter;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What describe_api teaches about every capability (ours; the original's description was its
+ * summary): each parameter's meaning, format, unit, default, allowed values and limit, what the
+ * output fields mean and when they are empty, and one short example call; and the search terms in
+ * the words agents use. One table, so the texts are read and kept consistent side by side.
+ */
+public final class CapabilityDocs {
+
+  /** The description and the extra search terms of one capability. */
+  public record Doc(String description, List<String> searchTerms) {}
+
+  private static final String NAME =
+      "lowercase letters, digits and '-', at most 32 characters, starting and ending with a letter"
+          + " or digit";
+
+  private static final String REF =
+      "sandbox: the sandbox's name (from sandbox.create or sandbox.list). name: the instance's"
+          + " name (from instance.create or instance.list).";
+
+  private static final Map<String, Doc> BY_NAME =
+      Map.ofEntries(
+          doc(
+              "sandbox.create",
+              "Creates an isolated sandbox (an Incus project) with its default network 'default'."
+                  + " Everything else (instances, networks) lives in a sandbox. name: optional, "
+                  + NAME
+                  + "; a two-word name like 'calm-fox' is generated when absent. platform: 'incus'"
+                  + " (default) or 'mac' (only when the server has a Mac host). ttl_minutes: the"
+                  + " lifetime in minutes from now; absent or 0 uses the server's default"
+                  + " (sandbox.default_ttl_minutes, 240 unless configured); more than the maximum"
+                  + " (sandbox.max_ttl_minutes, 1440 unless configured) is refused. At expiry the"
+                  + " sandbox and everything in it is deleted; sandbox.extend lengthens it."
+                  + " pinned: operator identities only; a pinned sandbox never expires until"
+                  + " unpinned. Output: name; platform; expires_at (RFC 3339 UTC); pinned and"
+                  + " pinned_by (empty unless pinned); network: the default network's name, kind"
+                  + " ('bridge' or 'ovn', the sandbox's fabric), cidr and gateway. Example:"
+                  + " sb = sandbox.create(ttl_minutes=60); sb[\"name\"]",
+              "lifetime",
+              "expiry",
+              "environment",
+              "workspace",
+              "start"),
+          doc(
+              "sandbox.list",
+              "Lists the sandboxes this caller may see (all, or only its own when the server sets"
+                  + " sandbox.visibility: owner). No parameters. Output: items, each with name,"
+                  + " platform, created_at and expires_at (RFC 3339 UTC), pinned, pinned_by (empty"
+                  + " unless pinned) and instances (how many). Example:"
+                  + " [s[\"name\"] for s in sandbox.list()[\"items\"]]",
+              "sandboxes",
+              "projects",
+              "environments"),
+          doc(
+              "sandbox.get",
+              "Gets one sandbox with its instances and networks. name: the sandbox's name. Output:"
+                  + " name, platform, created_at, expires_at (RFC 3339 UTC), pinned, pinned_by,"
+                  + " instances (each name, kind, image, status and addresses: NIC name to IPv4/IPv6"
+                  + " addresses, empty until the instance has its network) and networks (name, kind,"
+                  + " cidr, gateway). Example: sandbox.get(name=\"calm-fox\")[\"expires_at\"]",
+              "expiry",
+              "lifetime",
+              "details",
+              "ip",
+              "address"),
+          doc(
+              "sandbox.extend",
+              "Sets a sandbox's expiry to ttl_minutes from now, but never shortens it: when the"
+                  + " sandbox already lives longer, its expiry is kept. name: the sandbox's name."
+                  + " ttl_minutes: required, at least 1, at most the server's maximum"
+                  + " (sandbox.max_ttl_minutes, 1440 unless configured; more is refused). Output:"
+                  + " expires_at (RFC 3339 UTC, the expiry now in force) and note (what was set and"
+                  + " why). A pinned sandbox ignores its expiry until unpinned. Example:"
+                  + " sandbox.extend(name=sb[\"name\"], ttl_minutes=120)[\"note\"]",
+              "lifetime",
+              "ttl",
+              "expiry",
+              "keep alive",
+              "prolong"),
+          doc(
+              "sandbox.pin",
+              "Pins or unpins a sandbox; only identities listed in the server's"
+                  + " sandbox.pin_identities may (others get 'pinning requires an operator"
+                  + " identity'). name: the sandbox's name. pinned: true to pin, false to unpin;"
+                  + " unpinning restores the expiry it had, and a past expiry deletes it at the next"
+                  + " scan. Output: pinned and pinned_by (empty when unpinned). Example:"
+                  + " sandbox.pin(name=\"calm-fox\", pinned=True)",
+              "lifetime",
+              "never expire"),
+          doc(
+              "sandbox.delete",
+              "Deletes a sandbox and everything in it (instances, networks, snapshots, published"
+                  + " images); this cannot be undone. name: the sandbox's name. Output: empty dict."
+                  + " Example: sandbox.delete(name=sb[\"name\"])",
+              "remove",
+              "destroy",
+              "cleanup",
+              "tear down"),
+          doc(
+              "image.list",
+              "Lists the curated image catalogue instances are created from (instance.create's"
+                  + " image). os: optional filter, exact os name (e.g. 'busybox'). desktop:"
+                  + " optional filter, True for images with a graphical desktop (needed by"
+                  + " desktop.*). platform: optional filter, 'incus' or 'mac'. Output: items, each"
+                  + " with name (what instance.create takes), os, version, kind ('container' or"
+                  + " 'vm'), desktop, platform and a description. Example:"
+                  + " [i[\"name\"] for i in image.list(desktop=True)[\"items\"]]",
+              "image",
+              "catalogue",
+              "template",
+              "os",
+              "distribution",
+              "desktop image"),
+          doc(
+              "instance.create",
+              "Creates and (by default) starts an instance, waiting until it runs. sandbox: the"
+                  + " sandbox's name. name: "
+                  + NAME
+                  + ", unique in the sandbox. image: a name from image.list. kind: 'container'"
+                  + " (default) or 'vm', as the image's kinds allow. cpus: 1..256, memory_mb:"
+                  + " 16..1048576 MiB, disk_gb: GiB; each defaults to the image's catalogue value."
+                  + " network: the network for eth0, default 'default' (the sandbox's own), or"
+                  + " 'none' for no NIC. host: cluster member, normally left out. start: default"
+                  + " True. Output: name, kind, host, status ('Running' when started) and"
+                  + " addresses: NIC name to addresses, often empty right after creation because"
+                  + " DHCP has not answered yet; call instance.wait(until=\"network\") then"
+                  + " instance.get for the IP. Example: instance.create(sandbox=sb[\"name\"],"
+                  + " name=\"web\", image=\"busybox\")",
+              "container",
+              "vm",
+              "machine",
+              "server",
+              "launch",
+              "start"),
+          doc(
+              "instance.list",
+              "Lists a sandbox's instances. sandbox: the sandbox's name. Output: items, each with"
+                  + " name, kind, image, status ('Running', 'Stopped', ...) and addresses (NIC name"
+                  + " to IP addresses; empty until the instance has its network). Example:"
+                  + " instance.list(sandbox=sb[\"name\"])[\"items\"]",
+              "instances",
+              "containers"),
+          doc(
+              "instance.get",
+              "Gets one instance. "
+                  + REF
+                  + " Output: name, kind, image, status, cpus, memory_mb, nics (each name, network,"
+                  + " mac and addresses: the IP addresses DHCP gave it, empty until the instance has"
+                  + " its network; instance.wait(until=\"network\") waits for them), desktop (True"
+                  + " when its image has a desktop) and snapshots (names). Example:"
+                  + " instance.get(sandbox=sb[\"name\"], name=\"web\")[\"nics\"][0][\"addresses\"]",
+              "ip",
+              "address",
+              "ip address",
+              "nic",
+              "mac",
+              "status",
+              "details"),
+          doc(
+              "instance.delete",
+              "Deletes an instance and its snapshots. "
+                  + REF
+                  + " Output: empty dict. Example: instance.delete(sandbox=sb[\"name\"],"
+                  + " name=\"web\")",
+              "remove",
+              "destroy"),
+          doc(
+              "instance.exec",
+              "Runs a command with sh -c in a running instance and waits for it. "
+                  + REF
+                  + " command: the shell command line (pipes and && work). timeout_seconds: kill"
+                  + " the command after this many seconds (then timed_out is True and exit_code"
+                  + " -1); absent or 0 waits as long as the execution may. user: 'root' (default)"
+                  + " or a numeric UID. cwd: absolute working directory, must exist; default the"
+                  + " instance's. stdin: text fed to the command. env: newline-separated KEY=VALUE"
+                  + " lines, e.g. \"A=1\\nB=2\" (not a dict; build one with"
+                  + " \"\\n\".join([\"%s=%s\" % (k, v) for k, v in d.items()])). Output: exit_code,"
+                  + " stdout, stderr, stdout_truncated and stderr_truncated (a stream over 64 KiB"
+                  + " keeps its first 16 KiB and last 48 KiB around one marker line), timed_out."
+                  + " Example: instance.exec(sandbox=sb[\"name\"], name=\"web\", command=\"uname"
+                  + " -a\")[\"stdout\"]",
+              "run",
+              "exec",
+              "command",
+              "shell",
+              "script",
+              "bash",
+              "execute"),
+          doc(
+              "instance.start",
+              "Starts a stopped instance and waits until it runs. "
+                  + REF
+                  + " force: ignored for start. Output: status ('Running'). Example:"
+                  + " instance.start(sandbox=sb[\"name\"], name=\"web\")",
+              "boot",
+              "power on",
+              "resume"),
+          doc(
+              "instance.stop",
+              "Stops an instance and waits until it is stopped. "
+                  + REF
+                  + " force: True kills it instead of a clean shutdown (default False). Output:"
+                  + " status ('Stopped'). Example: instance.stop(sandbox=sb[\"name\"],"
+                  + " name=\"web\")",
+              "shutdown",
+              "power off",
+              "halt"),
+          doc(
+              "instance.restart",
+              "Restarts an instance and waits until it runs again. "
+                  + REF
+                  + " force: True kills it instead of a clean shutdown (default False). Output:"
+                  + " status ('Running'). Example: instance.restart(sandbox=sb[\"name\"],"
+                  + " name=\"web\")",
+              "reboot"),
+          doc(
+              "instance.wait",
+              "Waits until an instance reaches a stage. "
+                  + REF
+                  + " until: one of 'running' (started), 'agent' (commands can run), 'network' (it"
+                  + " has an IP address), 'desktop' (its desktop Driver answers; desktop images"
+                  + " only), 'stopped'; any other value is refused with this list. timeout_seconds:"
+                  + " give up after this many seconds (default: as long as the execution may)."
+                  + " Output: status (the instance's status) and elapsed_seconds. Example:"
+                  + " instance.wait(sandbox=sb[\"name\"], name=\"web\", until=\"network\")",
+              "ready",
+              "boot",
+              "until",
+              "ip",
+              "network ready"),
+          doc(
+              "instance.file.read",
+              "Reads a file from an instance as text (UTF-8). "
+                  + REF
+                  + " path: absolute path in the instance. max_bytes: read at most this many bytes,"
+                  + " default 65536, at most 1048576; a longer file is cut and truncated is True."
+                  + " Output: content and truncated. Larger or binary files: use instance.exec"
+                  + " (e.g. base64). Example: instance.file.read(sandbox=sb[\"name\"], name=\"web\","
+                  + " path=\"/etc/hostname\")[\"content\"]",
+              "file",
+              "copy",
+              "download",
+              "cat",
+              "get file",
+              "from container"),
+          doc(
+              "instance.file.write",
+              "Writes (creates or replaces) a text file in an instance. "
+                  + REF
+                  + " path: absolute path; its directory must exist. content: the text, at most"
+                  + " 65536 bytes (UTF-8); larger files: instance.exec with stdin. mode: octal"
+                  + " permission string such as \"0644\" or \"755\" (at most 07777); default: the"
+                  + " platform's."
+                  + " Output: bytes (how many were written). Example:"
+                  + " instance.file.write(sandbox=sb[\"name\"], name=\"web\", path=\"/root/a.txt\","
+                  + " content=\"hi\\n\")",
+              "file",
+              "copy",
+              "upload",
+              "put file",
+              "save file",
+              "into container"),
+          doc(
+              "instance.snapshot.create",
+              "Takes a snapshot of an instance's disk state. "
+                  + REF
+                  + " snapshot: the snapshot's name, "
+                  + NAME
+                  + ". Output: empty dict. Example: instance.snapshot.create(sandbox=sb[\"name\"],"
+                  + " name=\"web\", snapshot=\"s1\")",
+              "backup",
+              "checkpoint",
+              "save state"),
+          doc(
+              "instance.snapshot.restore",
+              "Recreates the instance of the same name from one of its snapshots and starts it."
+                  + " Its other snapshots are deleted, and its MAC address and DHCP lease may"
+                  + " change. "
+                  + REF
+                  + " snapshot: the snapshot's name (instance.snapshot.list). Output: empty dict."
+                  + " Example: instance.snapshot.restore(sandbox=sb[\"name\"], name=\"web\","
+                  + " snapshot=\"s1\")",
+              "rollback",
+              "revert",
+              "checkpoint"),
+          doc(
+              "instance.snapshot.delete",
+              "Deletes one snapshot of an instance. "
+                  + REF
+                  + " snapshot: the snapshot's name. Output: empty dict. Example:"
+                  + " instance.snapshot.delete(sandbox=sb[\"name\"], name=\"web\", snapshot=\"s1\")",
+              "remove snapshot",
+              "checkpoint"),
+          doc(
+              "instance.snapshot.list",
+              "Lists an instance's snapshots. "
+                  + REF
+                  + " Output: items, each with name and created_at (RFC 3339 UTC). Example:"
+                  + " instance.snapshot.list(sandbox=sb[\"name\"], name=\"web\")[\"items\"]",
+              "snapshots",
+              "checkpoints"),
+          doc(
+              "instance.publish",
+              "Publishes an instance's disk as an image usable by instance.create in the same"
+                  + " sandbox only (it goes away with the sandbox). Stop the instance first for a"
+                  + " consistent image. "
+                  + REF
+                  + " image: the new image's name, "
+                  + NAME
+                  + ". Output: image (the name to pass to instance.create). Example:"
+                  + " instance.publish(sandbox=sb[\"name\"], name=\"web\", image=\"golden\")",
+              "image",
+              "template",
+              "save",
+              "golden image",
+              "clone"),
+          doc(
+              "net.create",
+              "Creates a private network (a LAN/subnet) in a sandbox, for instances to talk to each"
+                  + " other. sandbox: the sandbox's name. name: "
+                  + NAME
+                  + " ('default' is taken). kind: 'bridge' or 'ovn'; default: the sandbox's own"
+                  + " fabric (its default network's kind); the other kind is refused. cidr: IPv4"
+                  + " subnet like \"10.210.5.0/24\"; default: one allocated from the server's pool."
+                  + " dhcp, nat, dns: booleans, default True for ovn and False for bridge; nat=False"
+                  + " networks are unreachable from outside the sandbox (attach a router instance or"
+                  + " use net.peer). Output: name, kind, cidr, gateway. Then put instances on it:"
+                  + " instance.create(network=...) or net.attach. Example:"
+                  + " net.create(sandbox=sb[\"name\"], name=\"lan\")",
+              "network",
+              "subnet",
+              "lan",
+              "private network",
+              "vlan",
+              "between containers"),
+          doc(
+              "net.list",
+              "Lists a sandbox's networks. sandbox: the sandbox's name. Output: items, each with"
+                  + " name, kind ('bridge' or 'ovn'), cidr and gateway. Example:"
+                  + " net.list(sandbox=sb[\"name\"])[\"items\"]",
+              "network",
+              "subnet",
+              "lan"),
+          doc(
+              "net.get",
+              "Gets one network of a sandbox. sandbox: the sandbox's name. name: the network's"
+                  + " name ('default' for the sandbox's own). Output: name, kind, cidr, gateway."
+                  + " Example: net.get(sandbox=sb[\"name\"], name=\"default\")[\"cidr\"]",
+              "network",
+              "subnet",
+              "cidr",
+              "gateway"),
+          doc(
+              "net.delete",
+              "Deletes a network; instances attached to it must be detached or deleted first."
+                  + " sandbox: the sandbox's name. name: the network's name ('default' cannot be"
+                  + " deleted). Output: empty dict. Example: net.delete(sandbox=sb[\"name\"],"
+                  + " name=\"lan\")",
+              "network",
+              "remove",
+              "subnet"),
+          doc(
+              "net.attach",
+              "Adds a NIC on a network to an instance. sandbox: the sandbox's name. instance: the"
+                  + " instance's name. network: the network's name. nic: the NIC's name, default"
+                  + " the next free ethN. ip: static IPv4 address inside the network's cidr,"
+                  + " default DHCP. mac: MAC address like \"00:16:3e:aa:bb:cc\", default generated."
+                  + " Output: nic (its name) and mac. Example: net.attach(sandbox=sb[\"name\"],"
+                  + " instance=\"web\", network=\"lan\")",
+              "network",
+              "nic",
+              "interface",
+              "connect",
+              "ip",
+              "address"),
+          doc(
+              "net.detach",
+              "Removes a NIC from an instance. sandbox: the sandbox's name. instance: the"
+                  + " instance's name. nic: the NIC's name (instance.get lists them). Output: empty"
+                  + " dict. Example: net.detach(sandbox=sb[\"name\"], instance=\"web\","
+                  + " nic=\"eth1\")",
+              "network",
+              "nic",
+              "disconnect"),
+          doc(
+              "net.impair",
+              "Applies network impairment (Linux tc netem) to a NIC of a Linux instance, or clears"
+                  + " it. sandbox, instance: names. nic: the NIC's name, e.g. \"eth0\"."
+                  + " latency_ms: added delay in milliseconds. jitter_ms: delay variation in"
+                  + " milliseconds (needs latency_ms). loss_percent: packet loss, 0..100."
+                  + " rate_mbit: bandwidth cap in Mbit/s. clear: True removes every impairment. All"
+                  + " default 0 (off); at least one is required. Output: empty dict. Example:"
+                  + " net.impair(sandbox=sb[\"name\"], instance=\"web\", nic=\"eth0\","
+                  + " latency_ms=100)",
+              "network",
+              "latency",
+              "packet loss",
+              "bandwidth",
+              "slow network"),
+          doc(
+              "net.peer",
+              "Routes between two OVN networks of the same sandbox (both directions). sandbox: the"
+                  + " sandbox's name. network, peer: the two networks' names (kind 'ovn' only)."
+                  + " Output: empty dict. Example: net.peer(sandbox=sb[\"name\"], network=\"a\","
+                  + " peer=\"b\")",
+              "network",
+              "route",
+              "connect networks"),
+          doc(
+              "net.acl.add",
+              "Adds a firewall rule to an OVN network. sandbox, network: names. direction:"
+                  + " 'ingress' or 'egress'. action: 'allow', 'drop' or 'reject'. protocol: 'tcp',"
+                  + " 'udp' or 'icmp'; default any. src, dst: IP address or CIDR, default any; an"
+                  + " allow rule needs dst, outside the server's protected ranges. port:"
+                  + " destination port such as \"80\", tcp/udp only. Output:"
+                  + " rule (its id, for net.acl.remove). Example: net.acl.add(sandbox=sb[\"name\"],"
+                  + " network=\"lan\", direction=\"egress\", action=\"drop\", protocol=\"tcp\","
+                  + " port=\"22\")",
+              "firewall",
+              "acl",
+              "block",
+              "allow"),
+          doc(
+              "net.acl.remove",
+              "Removes a firewall rule from an OVN network. sandbox, network: names. rule: the id"
+                  + " net.acl.add returned. Output: empty dict. Example:"
+                  + " net.acl.remove(sandbox=sb[\"name\"], network=\"lan\", rule=r[\"rule\"])",
+              "firewall",
+              "acl"),
+          doc(
+              "net.forward",
+              "Exposes an instance's port on an address reachable from outside the sandbox (OVN"
+                  + " networks). sandbox, network: names. instance: the instance's name. port: the"
+                  + " instance's port, 1..65535. listen_port: the outside port, default the same."
+                  + " protocol: 'tcp' (default) or 'udp'. Output: address and port to connect to."
+                  + " Example: net.forward(sandbox=sb[\"name\"], network=\"lan\", instance=\"web\","
+                  + " port=80)",
+              "port forward",
+              "expose",
+              "publish port",
+              "ip",
+              "address"),
+          doc(
+              "net.inspect",
+              "Shows what OVN enforces for a network: its logical switch, ACL rules and ports."
+                  + " sandbox, network: names (kind 'ovn' only). Output: network, logical_switch,"
+                  + " rules (acl, id, priority, direction, action, match) and ports (name, type,"
+                  + " addresses). Example: net.inspect(sandbox=sb[\"name\"],"
+                  + " network=\"lan\")[\"rules\"]",
+              "firewall",
+              "debug network",
+              "ovn"),
+          doc(
+              "desktop.info",
+              "Reports whether an instance's desktop Driver is ready. sandbox: the sandbox's name."
+                  + " instance (or name): the instance's name; its image must have a desktop"
+                  + " (image.list(desktop=True)). Output: ready, os, driver_version and tools (empty"
+                  + " until ready), vnc (a VNC address for people; absent when none). Example:"
+                  + " desktop.info(sandbox=sb[\"name\"], instance=\"desk\")[\"ready\"]",
+              "gui",
+              "screen",
+              "vnc",
+              "desktop"),
+          doc(
+              "desktop.enable",
+              "Checks that the desktop Driver answers in the guest's graphical session. sandbox:"
+                  + " the sandbox's name. instance (or name): a running instance whose image has a"
+                  + " desktop. Output: ready. Example: desktop.enable(sandbox=sb[\"name\"],"
+                  + " instance=\"desk\")",
+              "gui",
+              "desktop"),
+          doc(
+              "desktop.call",
+              "Calls one native Driver tool (click, type, get_desktop_state, ...; desktop.info lists"
+                  + " them). sandbox: the sandbox's name. instance (or name): a running desktop"
+                  + " instance. tool: the tool's name. args: a JSON object as a string, default"
+                  + " \"{}\" (use json.encode). Output: ok, summary, result (JSON text, read with"
+                  + " json.decode) and screenshot_url (absent when the tool took none). Example:"
+                  + " desktop.call(sandbox=sb[\"name\"], instance=\"desk\","
+                  + " tool=\"get_desktop_state\")",
+              "gui",
+              "click",
+              "type text",
+              "mouse",
+              "keyboard"),
+          doc(
+              "desktop.screenshot",
+              "Takes a screenshot of the desktop, or of one window with pid and window_id. sandbox:"
+                  + " the sandbox's name. instance (or name): a running desktop instance. pid,"
+                  + " window_id: both or neither. max_dimension: scale the image so its longer side"
+                  + " is at most this many pixels; default 0 (full size). Output: url (a PNG),"
+                  + " width and height in pixels, scale (image pixels per Driver coordinate)."
+                  + " Example: desktop.screenshot(sandbox=sb[\"name\"], instance=\"desk\")[\"url\"]",
+              "screen",
+              "capture",
+              "image",
+              "picture",
+              "gui"));
+
+  private CapabilityDocs() {}
+
+  private static Map.Entry<String, Doc> doc(String name, String description, String... terms) {
+    return Map.entry(name, new Doc(description, List.of(terms)));
+  }
+
+  /**
+   * The capability's doc; every capability agentcompute registers has one (CapabilityDocsTest), a
+   * name without one gets none (CodeMode then describes it by its summary).
+   */
+  public static Doc of(String capability) {
+    return BY_NAME.getOrDefault(capability, new Doc("", List.of()));
+  }
+
+  /** Whether the table has this capability (tests). */
+  static boolean has(String capability) {
+    return BY_NAME.containsKey(capability);
+  }
+}

@@ -1,0 +1,135 @@
+package dev.agentcompute.capabilities.adapter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agentcompute.capabilities.ComputeCapabilities;
+import dev.agentcompute.capabilities.catalog.ImageCatalog;
+import dev.agentcompute.capabilities.config.ComputeConfig;
+import dev.agentcompute.capabilities.incus.IncusPlatform;
+import dev.agentcompute.capabilities.platform.PlatformRouter;
+import dev.agentcompute.capabilities.service.Compute;
+import dev.agentcompute.codemode.CodeMode;
+import dev.agentcompute.codemode.Context;
+import dev.agentcompute.codemode.Description;
+import dev.agentcompute.codemode.FieldShape;
+import dev.agentcompute.codemode.Options;
+import dev.agentcompute.codemode.SearchResult;
+import dev.agentcompute.codemode.Server;
+import dev.agentcompute.codemode.authz.Subject;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every capability's description teaches: it is not its summary, names every parameter and output
+ * field, and has an example call; and search finds capabilities by the words agents use.
+ */
+class CapabilityDocsTest {
+  private static Server server;
+  private static List<CapabilityDefinition<?, ?>> definitions;
+  private static final Subject SUBJECT = new Subject("local");
+  static final int MAX_DESCRIPTION_BYTES = 1536;
+
+  @BeforeAll
+  static void build() throws Exception {
+    ComputeConfig config = ComputeConfig.defaults();
+    // The backend is never contacted: building, describing and searching call no handler.
+    Compute compute =
+        Compute.over(
+            new PlatformRouter(
+                List.of(
+                    IncusPlatform.overUnixSocket(Path.of("/nonexistent.sock"), config).platform())),
+            config,
+            ImageCatalog.parse("schema_version: 1\nimages: []\n"),
+            Clock.systemUTC(),
+            new SplittableRandom(1));
+    definitions = ComputeCapabilities.definitions(compute);
+    server =
+        CodeModeRegistration.register(
+                CodeMode.builder(Options.builder().authorizer((ctx, request) -> {}).build()),
+                definitions)
+            .build();
+  }
+
+  @AfterAll
+  static void close() {
+    server.close();
+  }
+
+  @Test
+  void everyDescriptionTeachesMoreThanItsSummary() throws Exception {
+    assertThat(definitions).hasSizeGreaterThanOrEqualTo(39);
+    for (CapabilityDefinition<?, ?> d : definitions) {
+      assertThat(CapabilityDocs.has(d.name())).as("doc of %s", d.name()).isTrue();
+      Description desc = server.describe(Context.background(), SUBJECT, d.name());
+      assertThat(desc.description()).as(d.name()).isNotEqualTo(desc.summary());
+      assertThat(desc.description()).as(d.name()).contains("Example: ");
+      // Ours: short enough to read in one describe (CodeMode bounds terms, not descriptions).
+      assertThat(desc.description().getBytes(java.nio.charset.StandardCharsets.UTF_8).length)
+          .as(d.name())
+          .isLessThanOrEqualTo(MAX_DESCRIPTION_BYTES);
+      String example = desc.description().substring(desc.description().indexOf("Example: "));
+      assertThat(example).as(d.name()).contains(d.name() + "(");
+      for (FieldShape in : desc.input()) {
+        assertThat(desc.description())
+            .as("%s parameter %s", d.name(), in.name())
+            .contains(in.name());
+      }
+      for (FieldShape out : desc.output()) {
+        assertThat(desc.description())
+            .as("%s output %s", d.name(), out.name())
+            .contains(out.name());
+      }
+      if (desc.input().isEmpty()) {
+        assertThat(desc.description()).as(d.name()).contains("No parameters");
+      }
+      if (desc.output().isEmpty()) {
+        assertThat(desc.description()).as(d.name()).contains("Output: empty dict");
+      }
+    }
+  }
+
+  @Test
+  void parametersWithAFormatOrClosedSetStateIt() throws Exception {
+    assertThat(describe("instance.wait"))
+        .contains("'running'", "'agent'", "'network'", "'desktop'", "'stopped'");
+    assertThat(describe("net.create")).contains("default: the sandbox's own", "\"10.210.5.0/24\"");
+    assertThat(describe("instance.exec"))
+        .contains("KEY=VALUE", "\"A=1\\nB=2\"", "16 KiB", "48 KiB");
+    assertThat(describe("instance.file.write")).contains("octal", "65536 bytes");
+    assertThat(describe("sandbox.create")).contains("minutes", "240", "1440");
+    assertThat(describe("sandbox.extend")).contains("never shortens");
+    assertThat(describe("instance.create")).contains("empty right after creation", "MiB");
+    assertThat(describe("net.acl.add"))
+        .contains("'ingress' or 'egress'", "'allow', 'drop' or 'reject'");
+  }
+
+  private static String describe(String name) throws Exception {
+    return server.describe(Context.background(), SUBJECT, name).description();
+  }
+
+  private static List<String> top(String query, int n) throws Exception {
+    return server.search(Context.background(), SUBJECT, query).results().stream()
+        .limit(n)
+        .map(SearchResult::name)
+        .toList();
+  }
+
+  @Test
+  void searchFindsCapabilitiesByAnAgentsWords() throws Exception {
+    assertThat(top("container image catalogue", 1)).containsExactly("image.list");
+    assertThat(top("private network between containers", 1)).containsExactly("net.create");
+    assertThat(top("instance ip address", 1)).containsExactly("instance.get");
+    assertThat(top("default ttl maximum limit", 2)).contains("sandbox.create");
+    assertThat(top("run shell command", 1)).containsExactly("instance.exec");
+    assertThat(top("copy file into container", 2)).contains("instance.file.write");
+    assertThat(top("download file", 1)).containsExactly("instance.file.read");
+    assertThat(top("sandbox lifetime expiry", 2)).contains("sandbox.extend");
+    assertThat(top("subnet lan", 1)).containsExactly("net.create");
+    assertThat(top("template", 2)).contains("image.list");
+  }
+}
