@@ -109,6 +109,17 @@ describe('HTTP without tokens (loopback, subject development)', () => {
     assert.ok(deps.data.incus, 'readiness includes the Incus connection');
     const metrics = await (await fetch(`${server.base}/metrics`)).text();
     assert.match(metrics, /agentcompute_mcp_sessions/);
+    // The build's identity, the same on /health and /metrics, and stamped by the build.
+    const version = body.checks.find((c) => c.name === 'server').data.version;
+    const [, v, commit, date] = version.match(/^agentcompute (\S+) \((\S+)\) built (\S+)$/);
+    assert.notEqual(v, 'dev');
+    assert.match(commit, /^([0-9a-f]{12}(-dirty)?|no-git-metadata)$/);
+    assert.ok(!Number.isNaN(Date.parse(date)), `build date ${date}`);
+    const info = metrics.split('\n').find((l) => l.startsWith('agentcompute_build_info{'));
+    assert.ok(info, 'agentcompute_build_info in /metrics');
+    assert.match(info, new RegExp(`commit="${commit}"`));
+    assert.match(info, new RegExp(`version="${v}"`));
+    assert.match(info, / 1(\.0)?$/);
   });
 
   test('config reload: valid edit applies, invalid is refused, restart-only is pending', async () => {
@@ -343,6 +354,7 @@ describe('command line', () => {
     const r = runServer(['--version']);
     assert.equal(r.status, 0);
     assert.match(r.stdout, /^agentcompute \S+ \(\S+\) built \S+\n$/);
+    assert.doesNotMatch(r.stdout, /^agentcompute dev |\(none\)| built unknown/, 'placeholders');
   });
 });
 

@@ -114,7 +114,9 @@ public final class ServerRuntime {
         loaded.gitCommit().orElse("none"));
 
     ServerMetrics metrics = ServerMetrics.global();
-    Operations operations = new Operations(live, Version.current(), Instant.now());
+    Version version = Version.current();
+    metrics.buildInfo(version);
+    Operations operations = new Operations(live, version, Instant.now());
     ShutdownSignal signal = ShutdownSignal.install();
     try (ScreenshotStore screenshots = screenshotStore(loaded.config().screenshots());
         IncusClient incus =
