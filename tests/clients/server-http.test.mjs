@@ -339,13 +339,13 @@ describe('command line', () => {
     const ok = runServer(['validate', '--config', join(dir, 'agentcompute.yaml')]);
     assert.equal(ok.status, 0, ok.stderr);
     assert.match(ok.stdout, /: valid \(config sha256:[0-9a-f]{12}, catalogue sha256:[0-9a-f]{12}/);
-    writeFileSync(join(dir, 'bad.yaml'), 'incus: {remote: a, url: "https://b", pool: p}\nsandbox: {default_network_kind: vxlan}\n');
+    writeFileSync(join(dir, 'bad.yaml'), 'incus: {remote: a, url: "https://b", pool: p}\nsandbox: {default_network_kind: vxlan}\nscreenshots: {base_url: "ftp://h/"}\n');
     const bad = runServer(['validate', '--config', join(dir, 'bad.yaml')]);
     assert.equal(bad.status, 1);
     assert.deepEqual(bad.stderr.trim().split('\n'), [
       `${join(dir, 'bad.yaml')}: configure exactly one of incus.remote and incus.url`,
       `${join(dir, 'bad.yaml')}: sandbox.default_network_kind must be bridge or ovn`,
-      `${join(dir, 'bad.yaml')}: screenshots.base_url is required`,
+      `${join(dir, 'bad.yaml')}: screenshots.base_url must be an absolute http or https URL without userinfo, query, or fragment`,
     ]);
     cleanup(dir);
   });
