@@ -3,7 +3,7 @@
 // and configuration reload as /health reports it.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync, readFileSync, mkdirSync, existsSync } from 'node:fs';
+import { writeFileSync, readFileSync, readdirSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -294,19 +294,27 @@ describe('command line', () => {
     });
   }
 
-  test('a second server on the same screenshots.dir is refused and the first keeps its images', async () => {
+  test('servers on the same screenshots.dir each keep a directory of their own', async () => {
     const dir = configDir();
     const config = join(dir, 'agentcompute.yaml');
+    const shots = join(dir, 'screenshots');
+    const stores = () => readdirSync(shots).filter((f) => !f.endsWith('.lock')).sort();
     const first = await startHttp(['--config', config]);
+    let second;
     try {
-      const scratch = join(dir, 'screenshots', '.agentcompute-screenshots');
-      assert.ok(existsSync(scratch), 'the first server holds its scratch directory');
-      const r = runServer(['http', '--config', config, '--addr', '127.0.0.1:0']);
-      assert.equal(r.status, 1, r.stderr);
-      assert.ok(r.stderr.includes(`agentcompute-server: screenshot directory is already in use: ${join(dir, 'screenshots')}`), r.stderr);
+      const [own] = stores();
+      assert.match(own, /^\.agentcompute-screenshots-\d+-[0-9a-f]+$/);
+      second = await startHttp(['--config', config]);
+      assert.equal(stores().length, 2, 'the second server started beside the first');
+      assert.equal((await fetch(`${second.base}/health/live`)).status, 200);
+      assert.equal(await second.stop(), 0);
+      second = undefined;
+      assert.deepEqual(stores(), [own], 'a stopped server removes only its own directory');
       assert.equal((await fetch(`${first.base}/health/live`)).status, 200);
     } finally {
+      if (second) await second.stop();
       assert.equal(await first.stop(), 0);
+      assert.deepEqual(readdirSync(shots), []);
       cleanup(dir);
     }
   });
