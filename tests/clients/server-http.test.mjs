@@ -113,7 +113,7 @@ describe('HTTP without tokens (loopback, subject development)', () => {
     const version = body.checks.find((c) => c.name === 'server').data.version;
     const [, v, commit, date] = version.match(/^agentcompute (\S+) \((\S+)\) built (\S+)$/);
     assert.notEqual(v, 'dev');
-    assert.match(commit, /^([0-9a-f]{12}(-dirty)?|no-git-metadata)$/);
+    assert.match(commit, /^([0-9a-f]{12,40}(-dirty)?|no-git-metadata)$/);
     assert.ok(!Number.isNaN(Date.parse(date)), `build date ${date}`);
     const info = metrics.split('\n').find((l) => l.startsWith('agentcompute_build_info{'));
     assert.ok(info, 'agentcompute_build_info in /metrics');

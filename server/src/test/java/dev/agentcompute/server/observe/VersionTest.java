@@ -21,7 +21,7 @@ class VersionTest {
     assertThat(Instant.parse(v.date())).isBefore(Instant.now().plusSeconds(1));
     // Maven runs the tests in the module's directory; the checkout's root is its parent.
     if (Files.exists(Path.of("..", ".git"))) {
-      assertThat(v.commit()).matches("[0-9a-f]{12}(-dirty)?");
+      assertThat(v.commit()).matches("[0-9a-f]{12,40}(-dirty)?");
     } else {
       assertThat(v.commit()).isEqualTo("no-git-metadata");
     }
