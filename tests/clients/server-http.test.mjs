@@ -3,7 +3,7 @@
 // and configuration reload as /health reports it.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync, readFileSync, mkdirSync, existsSync } from 'node:fs';
+import { writeFileSync, readFileSync, readdirSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -109,6 +109,17 @@ describe('HTTP without tokens (loopback, subject development)', () => {
     assert.ok(deps.data.incus, 'readiness includes the Incus connection');
     const metrics = await (await fetch(`${server.base}/metrics`)).text();
     assert.match(metrics, /agentcompute_mcp_sessions/);
+    // The build's identity, the same on /health and /metrics, and stamped by the build.
+    const version = body.checks.find((c) => c.name === 'server').data.version;
+    const [, v, commit, date] = version.match(/^agentcompute (\S+) \((\S+)\) built (\S+)$/);
+    assert.notEqual(v, 'dev');
+    assert.match(commit, /^([0-9a-f]{12,40}(-dirty)?|no-git-metadata)$/);
+    assert.ok(!Number.isNaN(Date.parse(date)), `build date ${date}`);
+    const info = metrics.split('\n').find((l) => l.startsWith('agentcompute_build_info{'));
+    assert.ok(info, 'agentcompute_build_info in /metrics');
+    assert.match(info, new RegExp(`commit="${commit}"`));
+    assert.match(info, new RegExp(`version="${v}"`));
+    assert.match(info, / 1(\.0)?$/);
   });
 
   test('config reload: valid edit applies, invalid is refused, restart-only is pending', async () => {
@@ -283,19 +294,27 @@ describe('command line', () => {
     });
   }
 
-  test('a second server on the same screenshots.dir is refused and the first keeps its images', async () => {
+  test('servers on the same screenshots.dir each keep a directory of their own', async () => {
     const dir = configDir();
     const config = join(dir, 'agentcompute.yaml');
+    const shots = join(dir, 'screenshots');
+    const stores = () => readdirSync(shots).filter((f) => !f.endsWith('.lock')).sort();
     const first = await startHttp(['--config', config]);
+    let second;
     try {
-      const scratch = join(dir, 'screenshots', '.agentcompute-screenshots');
-      assert.ok(existsSync(scratch), 'the first server holds its scratch directory');
-      const r = runServer(['http', '--config', config, '--addr', '127.0.0.1:0']);
-      assert.equal(r.status, 1, r.stderr);
-      assert.ok(r.stderr.includes(`agentcompute-server: screenshot directory is already in use: ${join(dir, 'screenshots')}`), r.stderr);
+      const [own] = stores();
+      assert.match(own, /^\.agentcompute-screenshots-\d+-[0-9a-f]+$/);
+      second = await startHttp(['--config', config]);
+      assert.equal(stores().length, 2, 'the second server started beside the first');
+      assert.equal((await fetch(`${second.base}/health/live`)).status, 200);
+      assert.equal(await second.stop(), 0);
+      second = undefined;
+      assert.deepEqual(stores(), [own], 'a stopped server removes only its own directory');
       assert.equal((await fetch(`${first.base}/health/live`)).status, 200);
     } finally {
+      if (second) await second.stop();
       assert.equal(await first.stop(), 0);
+      assert.deepEqual(readdirSync(shots), []);
       cleanup(dir);
     }
   });
@@ -328,13 +347,13 @@ describe('command line', () => {
     const ok = runServer(['validate', '--config', join(dir, 'agentcompute.yaml')]);
     assert.equal(ok.status, 0, ok.stderr);
     assert.match(ok.stdout, /: valid \(config sha256:[0-9a-f]{12}, catalogue sha256:[0-9a-f]{12}/);
-    writeFileSync(join(dir, 'bad.yaml'), 'incus: {remote: a, url: "https://b", pool: p}\nsandbox: {default_network_kind: vxlan}\n');
+    writeFileSync(join(dir, 'bad.yaml'), 'incus: {remote: a, url: "https://b", pool: p}\nsandbox: {default_network_kind: vxlan}\nscreenshots: {base_url: "ftp://h/"}\n');
     const bad = runServer(['validate', '--config', join(dir, 'bad.yaml')]);
     assert.equal(bad.status, 1);
     assert.deepEqual(bad.stderr.trim().split('\n'), [
       `${join(dir, 'bad.yaml')}: configure exactly one of incus.remote and incus.url`,
       `${join(dir, 'bad.yaml')}: sandbox.default_network_kind must be bridge or ovn`,
-      `${join(dir, 'bad.yaml')}: screenshots.base_url is required`,
+      `${join(dir, 'bad.yaml')}: screenshots.base_url must be an absolute http or https URL without userinfo, query, or fragment`,
     ]);
     cleanup(dir);
   });
@@ -343,6 +362,7 @@ describe('command line', () => {
     const r = runServer(['--version']);
     assert.equal(r.status, 0);
     assert.match(r.stdout, /^agentcompute \S+ \(\S+\) built \S+\n$/);
+    assert.doesNotMatch(r.stdout, /^agentcompute dev |\(none\)| built unknown/, 'placeholders');
   });
 });
 

@@ -44,6 +44,7 @@ import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpServerTransportProvider;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.net.URI;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -67,14 +68,14 @@ public final class ServerRuntime {
   private ServerRuntime() {}
 
   /**
-   * The store in {@code screenshots.dir}: its files stay off the heap, and the directory is locked,
-   * so a second server configured with the same directory stops here instead of clearing the first
-   * one's images.
+   * The store in {@code screenshots.dir}: its files stay off the heap, in a directory of this
+   * process's own, so every server on one configuration (dev/run's HTTP server, the stdio servers
+   * MCP clients start beside it) shares the configured directory without clearing another's images.
    */
   static ScreenshotStore screenshotStore(ServerConfig.Screenshots config) {
     try {
       return ScreenshotStore.inDirectory(
-          config.dir(), config.baseUrl(), Clock.systemUTC(), new SecureRandom());
+          config.dir(), config.baseUrl().orElse(null), Clock.systemUTC(), new SecureRandom());
     } catch (IllegalStateException e) {
       throw new StartupException(e.getMessage(), e);
     } catch (java.io.IOException e) {
@@ -115,7 +116,9 @@ public final class ServerRuntime {
         loaded.gitCommit().orElse("none"));
 
     ServerMetrics metrics = ServerMetrics.global();
-    Operations operations = new Operations(live, Version.current(), Instant.now());
+    Version version = Version.current();
+    metrics.buildInfo(version);
+    Operations operations = new Operations(live, version, Instant.now());
     ShutdownSignal signal = ShutdownSignal.install();
     try (ScreenshotStore screenshots = screenshotStore(loaded.config().screenshots());
         IncusClient incus =
@@ -193,6 +196,8 @@ public final class ServerRuntime {
             b -> b.addFeature(operations.feature()).addFeature(new ScreenshotRoutes(screenshots)));
     metrics.sessions(front::sessionCount);
     String shownHost = address.host().contains(":") ? "[" + address.host() + "]" : address.host();
+    // Without screenshots.base_url, URLs point at this listener, which serves the store.
+    screenshots.servedAt(listenerUrl(address, front.port()));
     LOG.info(
         "listening",
         "addr",
@@ -218,6 +223,8 @@ public final class ServerRuntime {
       throws InterruptedException {
     // stdout carries JSON-RPC, so screenshot URLs are served by a listener of their own.
     WebServer shots = ScreenshotRoutes.listen(screenshotsAddress, screenshots);
+    // Without screenshots.base_url, URLs point at this listener (its real port, when 0 was asked).
+    screenshots.servedAt(listenerUrl(screenshotsAddress, shots.port()));
     LOG.info("serving screenshots", "addr", screenshotsAddress.host() + ":" + shots.port());
     InputStream input = new EofSignallingInput(stdin, () -> signal.trigger("stdin closed"));
     // With resources, the resources methods are answered per caller before the SDK sees them.
@@ -240,6 +247,18 @@ public final class ServerRuntime {
     shots.stop();
     LOG.info("shut down cleanly");
     return Commands.OK;
+  }
+
+  /**
+   * {@code http://host:port} of a listener; all interfaces (an empty host, {@code 0.0.0.0}, {@code
+   * ::}) are reached at the loopback address from this machine.
+   */
+  static URI listenerUrl(ListenAddress address, int port) {
+    String host = address.host();
+    if (host.isEmpty() || host.equals("0.0.0.0") || host.equals("::")) {
+      host = "127.0.0.1";
+    }
+    return URI.create("http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port);
   }
 
   private static void applyLogLevel(LiveConfig.State state, LogLevel fromCli) {

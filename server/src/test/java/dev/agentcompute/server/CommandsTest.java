@@ -57,7 +57,8 @@ class CommandsTest {
     Path bad = dir.resolve("bad.toml");
     Files.writeString(
         bad,
-        "[incus]\npool = \"p\"\n[sandbox]\ndefault_ttl_minutes = 0\n" + "max_ttl_minutes = -5\n");
+        "[incus]\npool = \"p\"\n[sandbox]\ndefault_ttl_minutes = 0\n"
+            + "max_ttl_minutes = -5\n[screenshots]\nbase_url = \"ftp://h/\"\n");
     assertThat(run(Map.of("AGENTCOMPUTE_CONFIG", bad.toString()), "validate")).isEqualTo(1);
     assertThat(stderr().lines().toList())
         .containsExactly(
@@ -65,7 +66,9 @@ class CommandsTest {
             bad
                 + ": sandbox TTL minutes must be positive, representable durations with default"
                 + " <= maximum",
-            bad + ": screenshots.base_url is required");
+            bad
+                + ": screenshots.base_url must be an absolute http or https URL without userinfo,"
+                + " query, or fragment");
     assertThat(stdout()).isEmpty();
   }
 

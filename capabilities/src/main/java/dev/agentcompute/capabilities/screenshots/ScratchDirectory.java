@@ -7,65 +7,138 @@ import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.random.RandomGenerator;
 
 /**
- * Where a store keeps its PNG files ({@code screenshots.dir},
- * docs/configuration.md#configuration-file): the child {@code .agentcompute-screenshots} of the
- * configured parent, held under an exclusive lock on {@code .agentcompute-screenshots.lock} for the
- * server's lifetime (a second server on the same directory is refused: its files would be cleared
- * under the first), emptied when taken and when closed. Files are written to a temporary name and
- * moved into place, so a reader never sees half an image.
+ * Where a store keeps its PNG files ({@code screenshots.dir}): a child {@code
+ * .agentcompute-screenshots-<pid>-<random>} of the configured parent, one per store, held under an
+ * exclusive lock on the sibling file {@code <child>.lock} for the store's lifetime and emptied when
+ * closed. Every server on the same configuration (dev/run's HTTP server and the stdio servers MCP
+ * clients start beside it, a benchmark) therefore shares the parent without touching another's
+ * images. A child whose lock nobody holds belongs to a server that died without closing its store:
+ * the next store to start removes it. Files are written to a temporary name and moved into place,
+ * so a reader never sees half an image.
  */
 final class ScratchDirectory implements PngFiles {
-  static final String CHILD = ".agentcompute-screenshots";
-  static final String LOCK = CHILD + ".lock";
+  static final String PREFIX = ".agentcompute-screenshots";
+  static final String LOCK_SUFFIX = ".lock";
+
+  /**
+   * Lock files this process holds. The sweep never opens them: on Linux, closing any descriptor of
+   * a file drops every lock the process holds on it, so opening our own lock to test it would
+   * silently give it up.
+   */
+  private static final Set<Path> HELD = ConcurrentHashMap.newKeySet();
 
   private final Path dir;
+  private final Path lockFile;
   private final FileChannel lockChannel;
   private final FileLock lock;
 
-  private ScratchDirectory(Path dir, FileChannel lockChannel, FileLock lock) {
+  private ScratchDirectory(Path dir, Path lockFile, FileChannel lockChannel, FileLock lock) {
     this.dir = dir;
+    this.lockFile = lockFile;
     this.lockChannel = lockChannel;
     this.lock = lock;
   }
 
-  /**
-   * Takes {@code parent} (created when missing) for one store.
-   *
-   * @throws IllegalStateException {@code screenshot directory is already in use: <parent>} when
-   *     another store holds it
-   */
-  static ScratchDirectory take(Path parent) throws IOException {
+  /** Takes a new child of {@code parent} (created when missing) for one store. */
+  static ScratchDirectory take(Path parent, RandomGenerator random) throws IOException {
     Files.createDirectories(parent);
-    FileChannel channel =
-        FileChannel.open(parent.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-    FileLock lock;
+    removeAbandoned(parent);
+    // A fresh name each try: another store's sweep may lock our lock file in the instant between
+    // its creation and our lock (it then deletes it, believing it abandoned).
+    for (int attempt = 0; ; attempt++) {
+      String name =
+          PREFIX
+              + "-"
+              + ProcessHandle.current().pid()
+              + "-"
+              + Integer.toHexString(random.nextInt());
+      Path lockFile = parent.resolve(name + LOCK_SUFFIX);
+      FileChannel channel;
+      try {
+        channel =
+            FileChannel.open(lockFile, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+      } catch (FileAlreadyExistsException e) {
+        continue;
+      }
+      FileLock lock = tryLock(channel);
+      if (lock == null) {
+        channel.close();
+        if (attempt < 8) {
+          continue;
+        }
+        throw new IOException("could not lock a screenshot directory in " + parent);
+      }
+      Path dir = parent.resolve(name);
+      try {
+        Files.createDirectories(dir);
+        clear(dir);
+      } catch (IOException | RuntimeException e) {
+        lock.release();
+        channel.close();
+        Files.deleteIfExists(lockFile);
+        throw e;
+      }
+      HELD.add(lockFile.toAbsolutePath().normalize());
+      return new ScratchDirectory(dir, lockFile, channel, lock);
+    }
+  }
+
+  /** Removes the children of stores that ended without closing (their lock is free). */
+  private static void removeAbandoned(Path parent) throws IOException {
+    List<Path> locks = new ArrayList<>();
+    try (DirectoryStream<Path> entries =
+        Files.newDirectoryStream(parent, PREFIX + "*" + LOCK_SUFFIX)) {
+      entries.forEach(locks::add);
+    }
+    for (Path lockFile : locks) {
+      if (HELD.contains(lockFile.toAbsolutePath().normalize())) {
+        continue;
+      }
+      try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.WRITE)) {
+        FileLock lock = tryLock(channel);
+        if (lock == null) {
+          continue; // a live store, in this process or another
+        }
+        try {
+          String name = lockFile.getFileName().toString();
+          Path dir = parent.resolve(name.substring(0, name.length() - LOCK_SUFFIX.length()));
+          if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+            clear(dir);
+            Files.deleteIfExists(dir);
+          }
+          Files.deleteIfExists(lockFile);
+        } finally {
+          lock.release();
+        }
+      } catch (NoSuchFileException e) {
+        // Another store removed it first.
+      } catch (IOException e) {
+        // Left for the next start; it holds no live images.
+      }
+    }
+  }
+
+  private static FileLock tryLock(FileChannel channel) throws IOException {
     try {
-      lock = channel.tryLock();
+      return channel.tryLock();
     } catch (OverlappingFileLockException e) {
-      lock = null;
+      return null; // held by a store of this process
     }
-    if (lock == null) {
-      channel.close();
-      throw new IllegalStateException("screenshot directory is already in use: " + parent);
-    }
-    Path dir = parent.resolve(CHILD);
-    try {
-      Files.createDirectories(dir);
-      clear(dir);
-    } catch (IOException | RuntimeException e) {
-      lock.release();
-      channel.close();
-      throw e;
-    }
-    return new ScratchDirectory(dir, channel, lock);
   }
 
   @Override
@@ -121,27 +194,30 @@ final class ScratchDirectory implements PngFiles {
   private static void clear(Path dir) throws IOException {
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
       for (Path entry : entries) {
-        if (Files.isRegularFile(entry, java.nio.file.LinkOption.NOFOLLOW_LINKS)
-            || Files.isSymbolicLink(entry)) {
+        if (Files.isRegularFile(entry, LinkOption.NOFOLLOW_LINKS) || Files.isSymbolicLink(entry)) {
           Files.delete(entry);
         }
       }
     }
   }
 
-  /** Empties the directory and gives the lock up. */
+  /** Empties and removes the directory and gives the lock up. */
   @Override
   public void close() {
     try {
       clear(dir);
+      Files.deleteIfExists(dir);
+      Files.deleteIfExists(lockFile);
     } catch (IOException e) {
-      // Cleared at the next start.
+      // Removed by the next store to start on this parent.
     } finally {
       try {
         lock.release();
         lockChannel.close();
       } catch (IOException ignored) {
         // The lock goes with the process.
+      } finally {
+        HELD.remove(lockFile.toAbsolutePath().normalize());
       }
     }
   }

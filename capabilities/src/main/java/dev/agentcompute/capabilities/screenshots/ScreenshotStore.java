@@ -34,7 +34,9 @@ public final class ScreenshotStore implements AutoCloseable {
   /** Where the route lives under the base URL. */
   public static final String PATH = "/screenshots/";
 
-  private final URI baseUrl;
+  /** {@code screenshots.base_url}, or the listener's URL once {@link #servedAt} was told it. */
+  private volatile URI baseUrl;
+
   private final Clock clock;
   private final RandomGenerator random;
   private final Map<String, Screenshot> byId = new LinkedHashMap<>();
@@ -42,7 +44,8 @@ public final class ScreenshotStore implements AutoCloseable {
   private long totalBytes;
 
   /**
-   * @param baseUrl {@code screenshots.base_url} (absolute http or https)
+   * @param baseUrl {@code screenshots.base_url} (absolute http or https), or null: the URL of the
+   *     listener that serves the store, given to {@link #servedAt} once it runs
    * @param random a cryptographically strong generator in production: ids are bearer capabilities
    */
   public ScreenshotStore(URI baseUrl, Clock clock, RandomGenerator random) {
@@ -57,15 +60,15 @@ public final class ScreenshotStore implements AutoCloseable {
   }
 
   /**
-   * A store whose images are files under {@code parent/.agentcompute-screenshots}, cleared now and
-   * on {@link #close}; {@code parent} stays locked meanwhile.
+   * A store whose images are files in a directory of its own under {@code parent} ({@code
+   * .agentcompute-screenshots-<pid>-<random>}), removed on {@link #close}. Any number of stores, in
+   * this process or others, can share {@code parent}.
    *
-   * @throws IllegalStateException {@code screenshot directory is already in use: <parent>}
    * @throws IOException when the directory cannot be created, locked or cleared
    */
   public static ScreenshotStore inDirectory(
       Path parent, URI baseUrl, Clock clock, RandomGenerator random) throws IOException {
-    return new ScreenshotStore(baseUrl, clock, random, ScratchDirectory.take(parent));
+    return new ScreenshotStore(baseUrl, clock, random, ScratchDirectory.take(parent, random));
   }
 
   /** Where the images are kept, when on disk. */
@@ -137,9 +140,23 @@ public final class ScreenshotStore implements AutoCloseable {
     return new Size(header.width(), header.height());
   }
 
+  /**
+   * Tells a store without a configured base URL where it is served ({@code http://host:port} of the
+   * listener that really runs, known only once it is bound); a configured base URL is kept.
+   */
+  public void servedAt(URI listenerUrl) {
+    if (baseUrl == null) {
+      baseUrl = listenerUrl;
+    }
+  }
+
   /** The URL agents fetch a screenshot from. */
   public URI url(String id) {
-    String base = baseUrl.toString();
+    URI configured = baseUrl;
+    if (configured == null) {
+      throw new IllegalStateException("the screenshot listener is not running yet");
+    }
+    String base = configured.toString();
     while (base.endsWith("/")) {
       base = base.substring(0, base.length() - 1);
     }
@@ -148,7 +165,9 @@ public final class ScreenshotStore implements AutoCloseable {
 
   /** The path the route serves, relative to the server root ({@code /screenshots} or below). */
   public String routePrefix() {
-    String path = baseUrl.getRawPath() == null ? "" : baseUrl.getRawPath();
+    URI configured = baseUrl;
+    String path =
+        configured == null || configured.getRawPath() == null ? "" : configured.getRawPath();
     while (path.endsWith("/")) {
       path = path.substring(0, path.length() - 1);
     }

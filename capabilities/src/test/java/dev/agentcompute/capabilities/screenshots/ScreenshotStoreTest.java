@@ -41,6 +41,21 @@ class ScreenshotStoreTest {
   }
 
   @Test
+  void withoutABaseUrlTheUrlsPointAtTheListenerServingTheStore() {
+    ScreenshotStore unconfigured = new ScreenshotStore(null, clock, new SecureRandom());
+    assertThat(unconfigured.routePrefix()).isEqualTo("/screenshots");
+    String id = unconfigured.publish("s1", null, TestPngs.png(1, 1)).id();
+    assertThatThrownBy(() -> unconfigured.url(id))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("the screenshot listener is not running yet");
+    unconfigured.servedAt(URI.create("http://127.0.0.1:41234"));
+    assertThat(unconfigured.url(id)).hasToString("http://127.0.0.1:41234/screenshots/" + id);
+    // A configured base URL (a proxy in front of the server) is kept.
+    store.servedAt(URI.create("http://127.0.0.1:41234"));
+    assertThat(store.url(id)).hasToString("https://shots.example/base/screenshots/" + id);
+  }
+
+  @Test
   void idsAreDistinct() {
     String a = store.publish("s1", null, TestPngs.png(1, 1)).id();
     String b = store.publish("s1", null, TestPngs.png(1, 1)).id();

@@ -346,12 +346,9 @@ final class ConfigValidator {
   private ServerConfig.Screenshots screenshots(RuntimeConfig.Screenshots shots) {
     RuntimeConfig.Screenshots s =
         shots != null ? shots : new RuntimeConfig.Screenshots(null, null, null);
-    URI baseUrl = null;
-    if (blank(s.baseUrl())) {
-      problems.add("screenshots.base_url is required");
-    } else {
-      baseUrl = screenshotBaseUrl(s.baseUrl());
-    }
+    // Optional: without it the URLs point at the listener that serves them (see Screenshots).
+    Optional<URI> baseUrl =
+        blank(s.baseUrl()) ? Optional.empty() : Optional.ofNullable(screenshotBaseUrl(s.baseUrl()));
     Path dir = resolve(blank(s.dir()) ? DEFAULT_SCREENSHOTS_DIR : s.dir());
     String listen = blank(s.listen()) ? DEFAULT_SCREENSHOTS_LISTEN : s.listen();
     return new ServerConfig.Screenshots(baseUrl, dir, listen);

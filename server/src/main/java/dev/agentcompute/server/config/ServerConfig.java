@@ -126,6 +126,9 @@ public record ServerConfig(
   /** Address ranges: the pool of sandbox bridge subnets and the protected ranges. */
   public record Network(SubnetPool bridgeSubnets, List<Ipv4Cidr> protectedRanges) {}
 
-  /** Screenshot store settings. */
-  public record Screenshots(URI baseUrl, Path dir, String listen) {}
+  /**
+   * Screenshot store settings. Without {@code baseUrl}, screenshot URLs point at the listener that
+   * serves them in this process: the MCP listener over HTTP, {@code listen} over stdio.
+   */
+  public record Screenshots(Optional<URI> baseUrl, Path dir, String listen) {}
 }

@@ -8,12 +8,14 @@ import io.helidon.metrics.api.Tag;
 import io.helidon.metrics.api.Timer;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
  * The server's meters, served in Prometheus format at /metrics: CodeMode executions by outcome and
- * their latency, MCP sessions, the CodeMode worker pool, and Incus calls. Other modules report
- * through the server's wiring ({@code ServerRuntime}) (they do not depend on the server).
+ * their latency, MCP sessions, the CodeMode worker pool, Incus calls, and the build's identity.
+ * Other modules report through the server's wiring ({@code ServerRuntime}) (they do not depend on
+ * the server).
  */
 public final class ServerMetrics {
   /**
@@ -140,6 +142,24 @@ public final class ServerMetrics {
             .description("Open MCP sessions over HTTP"));
   }
 
+  /**
+   * Gauge {@code agentcompute_build_info}, always 1: its labels carry the running build's version,
+   * git commit and build date, so a dashboard can tell two builds apart and see a rollout.
+   */
+  public void buildInfo(Version version) {
+    registry.getOrCreate(
+        Gauge.builder("agentcompute.build.info", () -> 1)
+            .description("The running build: version, git commit and build date as labels")
+            .tags(buildTags(version)));
+  }
+
+  static List<Tag> buildTags(Version version) {
+    return List.of(
+        Tag.create("version", version.version()),
+        Tag.create("commit", version.commit()),
+        Tag.create("date", version.date()));
+  }
+
   /** Counter of configuration reload attempts by result (applied, pending, rejected). */
   public void reload(String result) {
     registry
@@ -148,6 +168,13 @@ public final class ServerMetrics {
                 .description("Configuration reload attempts by result")
                 .tags(List.of(Tag.create("result", result))))
         .increment();
+  }
+
+  /** The build-info gauge's value for {@code version}, or empty if it was never registered. */
+  Optional<Double> buildInfoValue(Version version) {
+    return registry
+        .gauge("agentcompute.build.info", buildTags(version))
+        .map(g -> g.value().doubleValue());
   }
 
   double count(String name, String tagKey, String tagValue) {

@@ -4,8 +4,15 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.Properties;
 
-/** Build identity, read from a resource Maven writes; defaults dev, none, unknown. */
+/**
+ * The build's identity: version, git commit and build date, which the server module's build filters
+ * into {@code version.properties} beside this class. Run from unbuilt sources (an IDE) there is no
+ * filtered resource and the values are the placeholders {@link #PLACEHOLDERS}.
+ */
 public record Version(String version, String commit, String date) {
+  /** What each field says when the build did not stamp it. */
+  public static final Version PLACEHOLDERS = new Version("dev", "none", "unknown");
+
   public static Version current() {
     Properties p = new Properties();
     try (InputStream in = Version.class.getResourceAsStream("version.properties")) {
@@ -16,9 +23,9 @@ public record Version(String version, String commit, String date) {
       // Fall back to the development identity below.
     }
     return new Version(
-        nonEmpty(p.getProperty("version"), "dev"),
-        nonEmpty(p.getProperty("commit"), "none"),
-        nonEmpty(p.getProperty("date"), "unknown"));
+        nonEmpty(p.getProperty("version"), PLACEHOLDERS.version),
+        nonEmpty(p.getProperty("commit"), PLACEHOLDERS.commit),
+        nonEmpty(p.getProperty("date"), PLACEHOLDERS.date));
   }
 
   private static String nonEmpty(String value, String fallback) {
