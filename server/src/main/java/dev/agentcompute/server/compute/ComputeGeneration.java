@@ -97,7 +97,7 @@ record ComputeGeneration(
    * The configured Rego policy, else every authenticated subject may call every capability (the
    * original's AllowAll, explicitly).
    */
-  private static Policy policy(ServerConfig config) {
+  static Policy policy(ServerConfig config) {
     return config
         .authorization()
         .<Policy>map(ServerConfig.Authorization::policy)

@@ -66,6 +66,11 @@ public final class ComputeGenerations implements LiveApplier, AutoCloseable {
     return backends.tokens();
   }
 
+  /** The audit trail every generation writes to. */
+  dev.agentcompute.codemode.AuditSink audit() {
+    return backends.audit();
+  }
+
   /** The screenshot store every generation shares, when screenshots are configured. */
   java.util.Optional<dev.agentcompute.capabilities.screenshots.ScreenshotStore> screenshots() {
     return backends.screenshots();
