@@ -17,6 +17,7 @@ import java.util.List;
  *     Tokens#random()} when null)
  * @param clock the time tokens expire by and idle workers age by (the system clock when null)
  * @param audit receives a record of every native call ({@link AuditSink#NONE} when null)
+ * @param workerIsolation how worker JVMs are confined ({@link WorkerIsolation#AUTO} when null)
  */
 public record Options(
     Policy policy,
@@ -25,7 +26,8 @@ public record Options(
     List<String> confirmationRequired,
     Tokens tokens,
     InstantSource clock,
-    AuditSink audit) {
+    AuditSink audit,
+    WorkerIsolation workerIsolation) {
 
   public Options {
     disabledCapabilities =
@@ -36,11 +38,24 @@ public record Options(
     tokens = tokens == null ? Tokens.random() : tokens;
     clock = clock == null ? InstantSource.system() : clock;
     audit = audit == null ? AuditSink.NONE : audit;
+    workerIsolation = workerIsolation == null ? WorkerIsolation.AUTO : workerIsolation;
+  }
+
+  /** Without a worker isolation choice: {@link WorkerIsolation#AUTO}. */
+  public Options(
+      Policy policy,
+      List<String> disabledCapabilities,
+      Limits limits,
+      List<String> confirmationRequired,
+      Tokens tokens,
+      InstantSource clock,
+      AuditSink audit) {
+    this(policy, disabledCapabilities, limits, confirmationRequired, tokens, clock, audit, null);
   }
 
   /** The original three options; the others take their defaults. */
   public Options(Policy policy, List<String> disabledCapabilities, Limits limits) {
-    this(policy, disabledCapabilities, limits, null, null, null, null);
+    this(policy, disabledCapabilities, limits, null, null, null, null, null);
   }
 
   public static Draft builder() {
@@ -56,6 +71,7 @@ public record Options(
     private Tokens tokens;
     private InstantSource clock;
     private AuditSink audit;
+    private WorkerIsolation workerIsolation;
 
     private Draft() {}
 
@@ -104,8 +120,14 @@ public record Options(
       return this;
     }
 
+    /** How worker JVMs are confined (the server's {@code workers.isolation}). */
+    public Draft workerIsolation(WorkerIsolation isolation) {
+      this.workerIsolation = isolation;
+      return this;
+    }
+
     public Options build() {
-      return new Options(policy, disabled, limits, confirm, tokens, clock, audit);
+      return new Options(policy, disabled, limits, confirm, tokens, clock, audit, workerIsolation);
     }
   }
 }

@@ -41,7 +41,11 @@ public final class Server implements AutoCloseable {
             options.policy(),
             limits,
             new Executor.Services(
-                tokens.signer(), tokens.ledger(), options.clock(), options.audit()));
+                tokens.signer(),
+                tokens.ledger(),
+                options.clock(),
+                options.audit(),
+                options.workerIsolation()));
     SearchCursors cursors =
         new SearchCursors(tokens.signer(), options.clock(), catalog.generation(), options.policy());
     return new Server(catalog, options.policy(), limits, executor, cursors);
@@ -164,6 +168,14 @@ public final class Server implements AutoCloseable {
    */
   public List<String> workerCommand() {
     return executor.workerCommand();
+  }
+
+  /**
+   * The isolation worker JVMs run under: {@code BUBBLEWRAP} (no network, no host files beyond the
+   * runtime and class path, as nobody) or {@code NONE}. See {@link WorkerIsolation}.
+   */
+  public WorkerIsolation.InForce workerIsolation() {
+    return executor.workerIsolation();
   }
 
   @Override

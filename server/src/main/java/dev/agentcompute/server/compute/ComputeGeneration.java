@@ -70,6 +70,7 @@ record ComputeGeneration(
                 .limits(ToolWiring.limits(config))
                 .tokens(backends.tokens())
                 .audit(backends.audit())
+                .workerIsolation(config.codemode().workerIsolation())
                 .requireConfirmation(config.sandbox().confirm().toArray(String[]::new))
                 .build());
     CodeModeRegistration.register(builder, definitions);
@@ -127,6 +128,7 @@ record ComputeGeneration(
     return !config.sandbox().equals(next.sandbox())
         || !config.authorization().equals(next.authorization())
         || !config.codemode().workerReuse().equals(next.codemode().workerReuse())
+        || config.codemode().workerIsolation() != next.codemode().workerIsolation()
         || !config.imagesFile().equals(next.imagesFile())
         || !catalogueDigest.equals(nextCatalogueDigest);
   }

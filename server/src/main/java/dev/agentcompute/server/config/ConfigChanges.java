@@ -68,7 +68,9 @@ final class ConfigChanges {
         next.logLevel(),
         next.authorization(),
         new ServerConfig.Codemode(
-            startup.codemode().tokensSecretFile(), next.codemode().workerReuse()),
+            startup.codemode().tokensSecretFile(),
+            next.codemode().workerReuse(),
+            next.codemode().workerIsolation()),
         startup.http());
   }
 
@@ -110,6 +112,7 @@ final class ConfigChanges {
     m.put("sandbox.visibility", c.sandbox().visibility());
     m.put("tokens_secret_file", c.codemode().tokensSecretFile());
     m.put("codemode.worker_reuse", c.codemode().workerReuse());
+    m.put("codemode.worker_isolation", c.codemode().workerIsolation());
     m.put("log_level", c.logLevel());
     m.put("http.max_sessions", c.http().maxSessions());
     m.put("http.max_sessions_per_identity", c.http().maxSessionsPerIdentity());

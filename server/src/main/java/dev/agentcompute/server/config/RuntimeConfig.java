@@ -34,8 +34,13 @@ public record RuntimeConfig(
       @JsonProperty("max_concurrent_requests") Long maxConcurrentRequests,
       @JsonProperty("header_timeout_seconds") Long headerTimeoutSeconds) {}
 
-  /** CodeMode engine settings (ours): worker reuse for one subject's executions (issue 19). */
-  public record Codemode(@JsonProperty("worker_reuse") WorkerReuse workerReuse) {}
+  /**
+   * CodeMode engine settings (ours): worker reuse for one subject's executions (issue 19), and
+   * worker isolation ({@code auto}, {@code bubblewrap} or {@code none}; issue 29).
+   */
+  public record Codemode(
+      @JsonProperty("worker_reuse") WorkerReuse workerReuse,
+      @JsonProperty("worker_isolation") String workerIsolation) {}
 
   /** A worker JVM serves up to {@code max_executions} of one subject, idle at most so long. */
   public record WorkerReuse(

@@ -41,9 +41,13 @@ public record ServerConfig(
 
   /**
    * CodeMode settings: the file holding the 32-byte token secret (cursors and confirmations then
-   * survive restarts and work across servers), and worker reuse (off when empty).
+   * survive restarts and work across servers), worker reuse (off when empty), and how workers are
+   * confined.
    */
-  public record Codemode(Optional<Path> tokensSecretFile, Optional<WorkerReuse> workerReuse) {}
+  public record Codemode(
+      Optional<Path> tokensSecretFile,
+      Optional<WorkerReuse> workerReuse,
+      dev.agentcompute.codemode.WorkerIsolation workerIsolation) {}
 
   /** One worker JVM runs up to {@code maxExecutions} executions of one subject. */
   public record WorkerReuse(long maxExecutions, Duration maxIdle) {}
