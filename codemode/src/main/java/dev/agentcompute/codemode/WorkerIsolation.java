@@ -3,9 +3,9 @@ package dev.agentcompute.codemode;
 /**
  * How worker JVMs are confined. A confined worker sees only the Java runtime, its class path and
  * the worker cache (all read-only), a private /tmp, /proc and /dev; it has no network (its own
- * empty network namespace), no other files of the host (no credentials directory, Incus socket or
- * key files), runs as {@code nobody} in its own user, PID, IPC and UTS namespaces, and dies with
- * the host. {@link Server#workerIsolation()} says which one is in force.
+ * network namespace with only a private loopback), no other files of the host (no credentials
+ * directory, Incus socket or key files), runs as {@code nobody} in its own user, PID, IPC and UTS
+ * namespaces, and dies with the host. {@link Server#workerIsolation()} says which one is in force.
  */
 public enum WorkerIsolation {
   /** bubblewrap when it is installed and a confined worker answers the probe, else none. */
