@@ -135,7 +135,7 @@ public final class CodeModeBench {
         System.out.println(label + " worker command: " + String.join(" ", cmd.subList(0, Math.min(cmd.size(), 12))) + " ...");
         System.out.printf("%s worker start to first result (JVM start, interpreter warmed, one trivial execution): wall p50 %.1f ms, CPU p50 %.0f ms "
                 + "(user+sys, 10 ms ticks), load average %s%n", label, wall.get(wall.size() / 2), cpu.get(cpu.size() / 2),
-                Files.readString(Path.of("/proc/loadavg")).substring(0, 14));
+                String.join(" ", java.util.Arrays.copyOf(Files.readString(Path.of("/proc/loadavg")).split(" "), 3)));
         System.out.printf("%s memory per idle warmed worker: RSS p50 %.1f MiB%n", label, rss.get(rss.size() / 2) / 1024.0);
     }
 
