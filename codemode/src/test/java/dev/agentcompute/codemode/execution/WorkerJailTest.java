@@ -86,10 +86,17 @@ class WorkerJailTest {
   @Test
   void aJailedWorkerReachesNoCredentialsNoIncusSocketNoNetworkAndHasNoGroups() throws Exception {
     assumeTrue(WorkerJail.bwrap().isPresent(), "bubblewrap is not installed");
+    List<String> command = hookCommand();
+    // The host's real Incus socket too, when this machine has one (dev/setup's or the system's).
+    for (String dir : new String[] {System.getenv("INCUS_DIR"), "/var/lib/incus"}) {
+      if (dir != null && Files.exists(Path.of(dir, "unix.socket"))) {
+        command.add("unix=" + Path.of(dir, "unix.socket").toAbsolutePath());
+      }
+    }
     List<String> lines =
         run(
             WorkerJail.bubblewrap(
-                WorkerJail.bwrap().get(), hookCommand(), WorkerCommand.cacheDirectory()));
+                WorkerJail.bwrap().get(), command, WorkerCommand.cacheDirectory()));
 
     assertThat(lines).as(String.join("\n", lines)).hasSizeGreaterThanOrEqualTo(6);
     assertThat(lines)
