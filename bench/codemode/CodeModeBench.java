@@ -4,6 +4,7 @@ import dev.agentcompute.codemode.Context;
 import dev.agentcompute.codemode.Limits;
 import dev.agentcompute.codemode.Options;
 import dev.agentcompute.codemode.Server;
+import dev.agentcompute.codemode.WorkerIsolation;
 import dev.agentcompute.codemode.authz.Policy;
 import dev.agentcompute.codemode.authz.Subject;
 import java.io.DataInputStream;
@@ -31,10 +32,20 @@ public final class CodeModeBench {
 
     public static void main(String[] args) throws Exception {
         CodeMode.serveWorkerAndExit();
-        int samples = args.length > 0 ? Integer.parseInt(args[0]) : 200;
+        boolean startsOnly = args.length > 0 && args[0].equals("starts");
+        int samples = args.length > 0 && !startsOnly ? Integer.parseInt(args[0]) : 200;
         // Building a server trains the workers' AOT cache; its command is what the pool starts.
-        try (Server s = server(Limits.unset())) {
-            workerStart(s.workerCommand());
+        // Jailed (bubblewrap) and unjailed worker starts, measured back to back in this run.
+        try (Server s = server(Limits.unset(), WorkerIsolation.NONE)) {
+            workerStart("unjailed", s.workerCommand());
+        }
+        try (Server s = server(Limits.unset(), WorkerIsolation.BUBBLEWRAP)) {
+            workerStart("jailed (" + s.workerIsolation().label() + ")", s.workerCommand());
+        } catch (dev.agentcompute.codemode.CodeModeException e) {
+            System.out.println("jailed: " + e.getMessage());
+        }
+        if (startsOnly) {
+            return;
         }
         for (long perWorker : new long[] {1, 100}) {
             try (Server s = server(Limits.unset().withMaxExecutionsPerWorker(perWorker))) {
@@ -56,13 +67,18 @@ public final class CodeModeBench {
     }
 
     static Server server(Limits limits) throws Exception {
-        return CodeMode.builder(Options.builder().policy(Policy.allowRegistered()).limits(limits).build())
+        return server(limits, WorkerIsolation.AUTO);
+    }
+
+    static Server server(Limits limits, WorkerIsolation isolation) throws Exception {
+        return CodeMode.builder(Options.builder().policy(Policy.allowRegistered()).limits(limits)
+                        .workerIsolation(isolation).build())
                 .register(Capability.named("records.get", Key.class, Value.class).summary("Get one record.")
                         .handler((ctx, subject, in) -> new Value(in.key(), in.key().length())))
                 .build();
     }
 
-    static void workerStart(List<String> cmd) throws Exception {
+    static void workerStart(String label, List<String> cmd) throws Exception {
         List<Double> wall = new ArrayList<>();
         List<Double> cpu = new ArrayList<>();
         List<Long> rss = new ArrayList<>();
@@ -85,13 +101,27 @@ public final class CodeModeBench {
             int len = in.readInt();
             in.readNBytes(len);
             long t1 = System.nanoTime();
-            String[] stat = Files.readString(Path.of("/proc/" + p.pid() + "/stat")).split("\\) ")[1].split(" ");
-            long ticks = Long.parseLong(stat[11]) + Long.parseLong(stat[12]);
-            for (String line : Files.readAllLines(Path.of("/proc/" + p.pid() + "/status"))) {
-                if (line.startsWith("VmRSS:")) {
-                    rss.add(Long.parseLong(line.replaceAll("[^0-9]", "")));
+            // A jailed worker is bubblewrap's descendant: count the CPU of the whole tree, and the
+            // RSS of the largest process (the JVM).
+            long ticks = 0;
+            long largest = 0;
+            List<Long> pids = new ArrayList<>();
+            pids.add(p.pid());
+            p.descendants().forEach(d -> pids.add(d.pid()));
+            for (long pid : pids) {
+                try {
+                    String[] stat = Files.readString(Path.of("/proc/" + pid + "/stat")).split("\\) ")[1].split(" ");
+                    ticks += Long.parseLong(stat[11]) + Long.parseLong(stat[12]);
+                    for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+                        if (line.startsWith("VmRSS:")) {
+                            largest = Math.max(largest, Long.parseLong(line.replaceAll("[^0-9]", "")));
+                        }
+                    }
+                } catch (java.io.IOException gone) {
+                    // an intermediate process that already exited
                 }
             }
+            rss.add(largest);
             out.close();
             p.waitFor();
             if (i >= 2) {
@@ -102,10 +132,11 @@ public final class CodeModeBench {
         Collections.sort(wall);
         Collections.sort(cpu);
         Collections.sort(rss);
-        System.out.println("worker command: " + String.join(" ", cmd.subList(0, cmd.size() - 3)) + " ...");
-        System.out.printf("worker start to first result (JVM start, interpreter warmed, one trivial execution): wall p50 %.1f ms, CPU p50 %.0f ms "
-                + "(user+sys, 10 ms ticks)%n", wall.get(wall.size() / 2), cpu.get(cpu.size() / 2));
-        System.out.printf("memory per idle warmed worker: RSS p50 %.1f MiB%n", rss.get(rss.size() / 2) / 1024.0);
+        System.out.println(label + " worker command: " + String.join(" ", cmd.subList(0, Math.min(cmd.size(), 12))) + " ...");
+        System.out.printf("%s worker start to first result (JVM start, interpreter warmed, one trivial execution): wall p50 %.1f ms, CPU p50 %.0f ms "
+                + "(user+sys, 10 ms ticks), load average %s%n", label, wall.get(wall.size() / 2), cpu.get(cpu.size() / 2),
+                String.join(" ", java.util.Arrays.copyOf(Files.readString(Path.of("/proc/loadavg")).split(" "), 3)));
+        System.out.printf("%s memory per idle warmed worker: RSS p50 %.1f MiB%n", label, rss.get(rss.size() / 2) / 1024.0);
     }
 
     /** {@code pauseMillis} > 0 lets the idle pool refill between samples ("once the pool is warm"). */

@@ -20,6 +20,7 @@ import java.util.List;
  * @param agentGuidance off keeps the original's texts; on, failures a program causes say what to
  *     fix (position, limit and value, did-you-mean), a failed execution names the state-changing
  *     calls that already succeeded, and execute's description adds the calling convention
+ * @param workerIsolation how worker JVMs are confined ({@link WorkerIsolation#AUTO} when null)
  */
 public record Options(
     Policy policy,
@@ -29,7 +30,8 @@ public record Options(
     Tokens tokens,
     InstantSource clock,
     AuditSink audit,
-    boolean agentGuidance) {
+    boolean agentGuidance,
+    WorkerIsolation workerIsolation) {
 
   public Options {
     disabledCapabilities =
@@ -40,14 +42,18 @@ public record Options(
     tokens = tokens == null ? Tokens.random() : tokens;
     clock = clock == null ? InstantSource.system() : clock;
     audit = audit == null ? AuditSink.NONE : audit;
+    workerIsolation = workerIsolation == null ? WorkerIsolation.AUTO : workerIsolation;
   }
 
   /** The original three options; the others take their defaults. */
   public Options(Policy policy, List<String> disabledCapabilities, Limits limits) {
-    this(policy, disabledCapabilities, limits, null, null, null, null, false);
+    this(policy, disabledCapabilities, limits, null, null, null, null, false, null);
   }
 
-  /** Without agent guidance (the original's texts). */
+  /**
+   * Without agent guidance (the original's texts), and workers confined as {@link
+   * WorkerIsolation#AUTO} decides.
+   */
   public Options(
       Policy policy,
       List<String> disabledCapabilities,
@@ -56,7 +62,16 @@ public record Options(
       Tokens tokens,
       InstantSource clock,
       AuditSink audit) {
-    this(policy, disabledCapabilities, limits, confirmationRequired, tokens, clock, audit, false);
+    this(
+        policy,
+        disabledCapabilities,
+        limits,
+        confirmationRequired,
+        tokens,
+        clock,
+        audit,
+        false,
+        null);
   }
 
   public static Draft builder() {
@@ -73,6 +88,7 @@ public record Options(
     private InstantSource clock;
     private AuditSink audit;
     private boolean agentGuidance;
+    private WorkerIsolation workerIsolation;
 
     private Draft() {}
 
@@ -127,8 +143,15 @@ public record Options(
       return this;
     }
 
+    /** How worker JVMs are confined (the server's {@code workers.isolation}). */
+    public Draft workerIsolation(WorkerIsolation isolation) {
+      this.workerIsolation = isolation;
+      return this;
+    }
+
     public Options build() {
-      return new Options(policy, disabled, limits, confirm, tokens, clock, audit, agentGuidance);
+      return new Options(
+          policy, disabled, limits, confirm, tokens, clock, audit, agentGuidance, workerIsolation);
     }
   }
 }

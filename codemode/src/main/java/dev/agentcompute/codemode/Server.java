@@ -52,7 +52,8 @@ public final class Server implements AutoCloseable {
                 tokens.ledger(),
                 options.clock(),
                 options.audit(),
-                options.agentGuidance()));
+                options.agentGuidance(),
+                options.workerIsolation()));
     SearchCursors cursors =
         new SearchCursors(tokens.signer(), options.clock(), catalog.generation(), options.policy());
     return new Server(
@@ -181,6 +182,14 @@ public final class Server implements AutoCloseable {
    */
   public List<String> workerCommand() {
     return executor.workerCommand();
+  }
+
+  /**
+   * The isolation worker JVMs run under: {@code BUBBLEWRAP} (no network, no host files beyond the
+   * runtime and class path, as nobody) or {@code NONE}. See {@link WorkerIsolation}.
+   */
+  public WorkerIsolation.InForce workerIsolation() {
+    return executor.workerIsolation();
   }
 
   @Override

@@ -7,6 +7,7 @@ import dev.agentcompute.codemode.Context;
 import dev.agentcompute.codemode.Execution;
 import dev.agentcompute.codemode.Failure;
 import dev.agentcompute.codemode.Limits;
+import dev.agentcompute.codemode.WorkerIsolation;
 import dev.agentcompute.codemode.authz.Policy;
 import dev.agentcompute.codemode.authz.Subject;
 import dev.agentcompute.codemode.binding.GoStrings;
@@ -43,11 +44,12 @@ public final class Executor implements AutoCloseable {
       NonceLedger ledger,
       InstantSource clock,
       AuditSink audit,
-      boolean agentGuidance) {
+      boolean agentGuidance,
+      WorkerIsolation isolation) {
 
-    /** Without agent guidance (the original's texts). */
+    /** Without agent guidance (the original's texts), workers confined as AUTO decides. */
     public Services(TokenSigner signer, NonceLedger ledger, InstantSource clock, AuditSink audit) {
-      this(signer, ledger, clock, audit, false);
+      this(signer, ledger, clock, audit, false, WorkerIsolation.AUTO);
     }
 
     /** A random secret, a fresh ledger, the system clock, no audit. */
@@ -69,6 +71,7 @@ public final class Executor implements AutoCloseable {
   private final WorkerPool pool;
   private final long childCap;
   private final List<String> command;
+  private WorkerIsolation.InForce isolation = WorkerIsolation.InForce.NONE;
 
   private Executor(
       Catalog catalog,
@@ -136,9 +139,14 @@ public final class Executor implements AutoCloseable {
           "worker frame caps do not fit 32 bits; lower MaxValueBytes or " + "MaxSourceBytes");
     }
     WorkerCommand.prepareAotCache(limits.maxWorkerMemoryBytes());
-    List<String> command = WorkerCommand.build(limits.maxWorkerMemoryBytes());
-    Probe.run(command);
-    return new Executor(catalog, policy, limits, services, command, childCap);
+    WorkerJail.Jailed jailed =
+        WorkerJail.choose(
+            services.isolation(),
+            WorkerCommand.build(limits.maxWorkerMemoryBytes()),
+            WorkerCommand.cacheDirectory());
+    Executor executor = new Executor(catalog, policy, limits, services, jailed.command(), childCap);
+    executor.isolation = jailed.isolation();
+    return executor;
   }
 
   /** With another worker command: tests drive the host with workers that break the protocol. */
@@ -388,6 +396,11 @@ public final class Executor implements AutoCloseable {
   }
 
   /** The command line workers start with, for benchmarks and operators. */
+  /** The isolation workers run under. */
+  public WorkerIsolation.InForce workerIsolation() {
+    return isolation;
+  }
+
   public List<String> workerCommand() {
     return command;
   }

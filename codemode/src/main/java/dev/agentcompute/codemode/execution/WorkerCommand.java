@@ -3,13 +3,21 @@ package dev.agentcompute.codemode.execution;
 import dev.agentcompute.codemode.CodeMode;
 import java.io.File;
 import java.io.IOException;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -18,6 +26,8 @@ import java.util.concurrent.TimeUnit;
  * fast-start flags, a heap ceiling, and a class-data-sharing archive created on first use.
  */
 final class WorkerCommand {
+
+  private static final Logger LOG = System.getLogger(WorkerCommand.class.getName());
 
   static final String WORKER_MAIN = "dev.agentcompute.codemode.worker.WorkerMain";
 
@@ -49,7 +59,7 @@ final class WorkerCommand {
     // fails them.
     if (onlyPlainJars(cp)) {
       Path aot = cachePath(java, cp, ".aot");
-      if (aot != null && Files.isRegularFile(aot)) {
+      if (aot != null && usable(aot)) {
         cmd.add("-XX:AOTCache=" + aot);
       } else if (aot != null) {
         cmd.add("-XX:SharedArchiveFile=" + cachePath(java, cp, ".jsa"));
@@ -106,7 +116,7 @@ final class WorkerCommand {
       return;
     }
     Path aot = cachePath(java, cp, ".aot");
-    if (aot == null || Files.isRegularFile(aot)) {
+    if (aot == null || usable(aot)) {
       return;
     }
     List<String> cmd = new ArrayList<>(build(maxHeapBytes));
@@ -131,6 +141,7 @@ final class WorkerCommand {
         out.write(probe);
       }
       if (p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0 && Files.isRegularFile(tmp)) {
+        Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));
         Files.move(tmp, aot, StandardCopyOption.ATOMIC_MOVE);
         prune(aot.getParent(), aot, KEPT_CACHES);
       } else {
@@ -151,14 +162,121 @@ final class WorkerCommand {
   /**
    * Where worker caches live: systemd's {@code CacheDirectory=} ({@code $CACHE_DIRECTORY}, kept
    * across restarts, unlike a unit's private /tmp), else {@code
-   * $TMPDIR/agentcompute-codemode-cache}.
+   * $TMPDIR/agentcompute-codemode-cache-<uid>}; either only if it is private to this user ({@link
+   * #privateDirectory}).
    */
   static Path cacheDirectory() {
-    String systemd = System.getenv("CACHE_DIRECTORY");
-    if (systemd != null && !systemd.isBlank()) {
-      return Path.of(systemd.split(":")[0], "codemode-workers");
+    Path dir = cacheDirectory;
+    if (dir == null) {
+      String systemd = System.getenv("CACHE_DIRECTORY");
+      Path wanted =
+          systemd != null && !systemd.isBlank()
+              ? Path.of(systemd.split(":")[0], "codemode-workers")
+              : Path.of(
+                  System.getProperty("java.io.tmpdir"), "agentcompute-codemode-cache-" + myUid());
+      dir = privateDirectory(wanted);
+      cacheDirectory = dir;
     }
-    return Path.of(System.getProperty("java.io.tmpdir"), "agentcompute-codemode-cache");
+    return dir;
+  }
+
+  private static volatile Path cacheDirectory;
+
+  /**
+   * {@code wanted} when it is (or can be made) a directory of this process's user with mode 0700;
+   * otherwise, since anyone who can write there could plant code every worker loads, it is refused
+   * with a warning and a fresh private directory is used (the caches are rebuilt there).
+   */
+  static Path privateDirectory(Path wanted) {
+    try {
+      if (!Files.exists(wanted, LinkOption.NOFOLLOW_LINKS)) {
+        Files.createDirectories(wanted.getParent());
+        Files.createDirectory(wanted, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+      }
+      Optional<String> problem = notPrivate(wanted, true);
+      if (problem.isEmpty()) {
+        return wanted;
+      }
+      LOG.log(
+          Level.WARNING,
+          "worker cache directory " + wanted + " refused (" + problem.get() + "); using a new one");
+      return Files.createTempDirectory(
+          "agentcompute-codemode-cache-", PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+    } catch (IOException | RuntimeException e) {
+      try {
+        return Files.createTempDirectory(
+            "agentcompute-codemode-cache-", PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+      } catch (IOException again) {
+        throw new java.io.UncheckedIOException(again);
+      }
+    }
+  }
+
+  /**
+   * Why {@code path} (a cache directory or file) must not be trusted: a symbolic link, another
+   * owner, or permissions for group or others; empty when only this process's user can use it.
+   */
+  static Optional<String> notPrivate(Path path) throws IOException {
+    return notPrivate(path, true);
+  }
+
+  /**
+   * As {@link #notPrivate(Path)}; a file ({@code ownerOnly} false) may be readable by others, as
+   * the JVM writes it under the process's umask, but never writable by them.
+   */
+  static Optional<String> notPrivate(Path path, boolean ownerOnly) throws IOException {
+    if (Files.isSymbolicLink(path)) {
+      return Optional.of("a symbolic link");
+    }
+    int owner = (Integer) Files.getAttribute(path, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+    if (owner != myUid()) {
+      return Optional.of("owned by uid " + owner + ", not this server's uid " + myUid());
+    }
+    Set<PosixFilePermission> perms = Files.getPosixFilePermissions(path, LinkOption.NOFOLLOW_LINKS);
+    Set<PosixFilePermission> others = EnumSet.copyOf(perms);
+    others.removeAll(
+        ownerOnly
+            ? EnumSet.of(
+                PosixFilePermission.OWNER_READ,
+                PosixFilePermission.OWNER_WRITE,
+                PosixFilePermission.OWNER_EXECUTE)
+            : EnumSet.complementOf(
+                EnumSet.of(PosixFilePermission.GROUP_WRITE, PosixFilePermission.OTHERS_WRITE)));
+    if (!others.isEmpty()) {
+      return Optional.of(
+          "mode " + PosixFilePermissions.toString(perms) + (ownerOnly ? ", not owner-only" : ""));
+    }
+    return Optional.empty();
+  }
+
+  /** A cache file that is not private is deleted (it is rebuilt); true when it may be used. */
+  static boolean usable(Path cache) {
+    if (!Files.exists(cache, LinkOption.NOFOLLOW_LINKS)) {
+      return false;
+    }
+    try {
+      Optional<String> problem = notPrivate(cache, false);
+      if (problem.isEmpty()) {
+        return true;
+      }
+      LOG.log(Level.WARNING, "worker cache " + cache + " refused (" + problem.get() + "); rebuilt");
+      Files.deleteIfExists(cache);
+    } catch (IOException | RuntimeException e) {
+      LOG.log(Level.WARNING, "worker cache " + cache + " cannot be checked: " + e.getMessage());
+    }
+    return false;
+  }
+
+  private static final Set<PosixFilePermission> OWNER_ONLY =
+      PosixFilePermissions.fromString("rwx------");
+
+  /** This process's uid: the owner of /proc/self. */
+  static int myUid() {
+    try {
+      return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
   }
 
   /**

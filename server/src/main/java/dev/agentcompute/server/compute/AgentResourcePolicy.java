@@ -17,14 +17,17 @@ import java.util.Optional;
  * visible when the sandbox exists and, under {@code sandbox.visibility: owner}, was created by the
  * caller, and a screenshot when it has not expired and its sandbox is visible; otherwise every
  * authenticated subject sees every sandbox (the trusted-operator model). Everything visible may be
- * read. The scope key changes with the visibility setting, so a list cursor from before a reload
- * that changed it is refused.
+ * read when the capability call it stands for could be made ({@link ResourceGate}). The scope key
+ * changes with the visibility setting, so a list cursor from before a reload that changed it is
+ * refused.
  */
 final class AgentResourcePolicy implements ResourcePolicy {
   private final ComputeGenerations compute;
+  private final ResourceGate gate;
 
-  AgentResourcePolicy(ComputeGenerations compute) {
+  AgentResourcePolicy(ComputeGenerations compute, ResourceGate gate) {
     this.compute = compute;
+    this.gate = gate;
   }
 
   @Override
@@ -74,8 +77,14 @@ final class AgentResourcePolicy implements ResourcePolicy {
     }
   }
 
+  /** A read that stands for a capability call may be made only when that call could be. */
   @Override
-  public void read(Context ctx, Subject subject, ResourceItem item) {}
+  public void read(Context ctx, Subject subject, ResourceItem item) throws Exception {
+    Optional<ResourceCall> call = ResourceCall.of(item);
+    if (call.isPresent()) {
+      gate.check(ctx, subject, call.get());
+    }
+  }
 
   @Override
   public String scopeKey(Context ctx, Subject subject) {

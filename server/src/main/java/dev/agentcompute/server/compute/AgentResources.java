@@ -11,11 +11,13 @@ import dev.agentcompute.codemode.ResourceItem;
 import dev.agentcompute.codemode.ResourceSource;
 import dev.agentcompute.codemode.Resources;
 import dev.agentcompute.codemode.Tokens;
+import dev.agentcompute.codemode.authz.AccessDenied;
 import dev.agentcompute.codemode.authz.Subject;
 import dev.agentcompute.codemode.mcp.CodeModeMcp;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import java.io.IOException;
 import java.lang.reflect.RecordComponent;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -56,12 +58,17 @@ final class AgentResources {
   private AgentResources() {}
 
   static Resources build(ComputeGenerations compute, Tokens tokens) {
+    ResourceGate gate =
+        new ResourceGate(
+            () -> compute.onCurrent(g -> ComputeGeneration.policy(g.config())),
+            () -> compute.onCurrent(g -> g.config().sandbox().confirm()),
+            compute.audit(),
+            InstantSource.system());
     try {
-      return Resources.builder(new AgentResourcePolicy(compute))
+      return Resources.builder(new AgentResourcePolicy(compute, gate))
           .tokens(tokens)
           .source(
-              ResourceSource.of(
-                  IMAGES, (ctx, subject, item) -> call(compute, "image.list", subject, Map.of())))
+              ResourceSource.of(IMAGES, (ctx, subject, item) -> call(compute, gate, subject, item)))
           .source(
               ResourceSource.template(
                   CAPABILITIES,
@@ -78,19 +85,13 @@ final class AgentResources {
           .source(
               ResourceSource.template(
                   SANDBOXES,
-                  (ctx, subject) -> sandboxItems(compute, subject),
-                  (ctx, subject, item) ->
-                      call(
-                          compute,
-                          "sandbox.get",
-                          subject,
-                          Map.of("name", item.variables().get("name")))))
+                  (ctx, subject) -> sandboxItems(compute, gate, ctx, subject),
+                  (ctx, subject, item) -> call(compute, gate, subject, item)))
           .source(
               ResourceSource.template(
                   INSTANCES,
                   (ctx, subject) -> List.of(),
-                  (ctx, subject, item) ->
-                      call(compute, "instance.get", subject, Map.copyOf(item.variables()))))
+                  (ctx, subject, item) -> call(compute, gate, subject, item)))
           .source(
               ResourceSource.template(
                   SCREENSHOTS,
@@ -116,9 +117,23 @@ final class AgentResources {
     return ResourceItem.of(template, "agentcompute://" + path, name);
   }
 
-  private static List<ResourceItem> sandboxItems(ComputeGenerations compute, Subject subject)
+  /** The sandboxes, listed only when the caller may call sandbox.list (else none). */
+  private static List<ResourceItem> sandboxItems(
+      ComputeGenerations compute,
+      ResourceGate gate,
+      dev.agentcompute.codemode.Context ctx,
+      Subject subject)
       throws Exception {
-    Object listed = invoke(compute, "sandbox.list", subject, Map.of());
+    try {
+      gate.check(ctx, subject, ResourceCall.LIST_SANDBOXES);
+    } catch (AccessDenied denied) {
+      return List.of();
+    }
+    Object listed =
+        gate.run(
+            subject,
+            ResourceCall.LIST_SANDBOXES,
+            () -> invoke(compute, "sandbox.list", subject, Map.of()));
     if (!(listed
         instanceof
         dev.agentcompute.capabilities.adapter.sandbox.SandboxCapabilities.ListOutput out)) {
@@ -138,11 +153,17 @@ final class AgentResources {
     }
   }
 
-  /** The capability's result as JSON, exactly the record its handler returns. */
+  /**
+   * The capability's result as JSON, exactly the record its handler returns; audited as that call
+   * (the policy was asked by {@link AgentResourcePolicy#read} before).
+   */
   private static ResourceBody call(
-      ComputeGenerations compute, String capability, Subject subject, Map<String, String> args)
+      ComputeGenerations compute, ResourceGate gate, Subject subject, ResourceItem item)
       throws Exception {
-    return json(invoke(compute, capability, subject, args));
+    ResourceCall call = ResourceCall.of(item).orElseThrow();
+    return json(
+        gate.run(
+            subject, call, () -> invoke(compute, call.capability(), subject, item.variables())));
   }
 
   private static Object invoke(

@@ -70,6 +70,7 @@ record ComputeGeneration(
                 .limits(ToolWiring.limits(config))
                 .tokens(backends.tokens())
                 .audit(backends.audit())
+                .workerIsolation(config.codemode().workerIsolation())
                 .requireConfirmation(config.sandbox().confirm().toArray(String[]::new))
                 .agentGuidance(config.codemode().agentGuidance())
                 .build());
@@ -98,7 +99,7 @@ record ComputeGeneration(
    * The configured Rego policy, else every authenticated subject may call every capability (the
    * original's AllowAll, explicitly).
    */
-  private static Policy policy(ServerConfig config) {
+  static Policy policy(ServerConfig config) {
     return config
         .authorization()
         .<Policy>map(ServerConfig.Authorization::policy)
@@ -129,6 +130,7 @@ record ComputeGeneration(
         || !config.authorization().equals(next.authorization())
         || !config.codemode().workerReuse().equals(next.codemode().workerReuse())
         || config.codemode().agentGuidance() != next.codemode().agentGuidance()
+        || config.codemode().workerIsolation() != next.codemode().workerIsolation()
         || !config.imagesFile().equals(next.imagesFile())
         || !catalogueDigest.equals(nextCatalogueDigest);
   }

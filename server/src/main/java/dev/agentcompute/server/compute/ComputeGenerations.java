@@ -57,13 +57,25 @@ public final class ComputeGenerations implements LiveApplier, AutoCloseable {
       throw new StartupException("cannot start the compute capabilities: " + e.getMessage(), e);
     }
     first.runtime().reaper().start();
-    LOG.info("codemode ready", "capabilities", first.capabilities(), "generation", 1);
+    LOG.info(
+        "codemode ready",
+        "capabilities",
+        first.capabilities(),
+        "generation",
+        1,
+        "worker_isolation",
+        first.codeMode().workerIsolation().label());
     return new ComputeGenerations(backends, first);
   }
 
   /** The token signer every generation shares (cursors, confirmations, resource lists). */
   dev.agentcompute.codemode.Tokens tokens() {
     return backends.tokens();
+  }
+
+  /** The audit trail every generation writes to. */
+  dev.agentcompute.codemode.AuditSink audit() {
+    return backends.audit();
   }
 
   /** The screenshot store every generation shares, when screenshots are configured. */
@@ -213,6 +225,8 @@ public final class ComputeGenerations implements LiveApplier, AutoCloseable {
         details.put("swap_pending", swapPending());
         // With several servers on one Incus only the lease holder reaps; the others stand by.
         details.put("reaper", g.runtime().reaper().active() ? "active" : "standby");
+        // bubblewrap or none: whether a worker that escaped its interpreter meets a jail.
+        details.put("worker_isolation", g.codeMode().workerIsolation().label());
         boolean up = g.runtime().ready();
         if (!up) {
           details.put("error", "the storage pool or the image project is not reachable");

@@ -1,6 +1,7 @@
 package dev.agentcompute.server.config;
 
 import dev.agentcompute.codemode.Tokens;
+import dev.agentcompute.codemode.WorkerIsolation;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,9 +12,9 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * Validates the CodeMode settings (ours): {@code tokens_secret_file}, {@code codemode.worker_reuse}
- * and {@code codemode.agent_guidance}. The secret itself is read by {@link #readSecret} at startup,
- * never kept in the configuration.
+ * Validates the CodeMode settings (ours): {@code tokens_secret_file}, {@code
+ * codemode.worker_reuse}, {@code codemode.agent_guidance} and {@code codemode.worker_isolation}.
+ * The secret itself is read by {@link #readSecret} at startup, never kept in the configuration.
  */
 public final class CodemodeSettings {
   static final int SECRET_BYTES = 32;
@@ -68,7 +69,25 @@ public final class CodemodeSettings {
         raw.codemode() == null
             || raw.codemode().agentGuidance() == null
             || raw.codemode().agentGuidance();
-    return new ServerConfig.Codemode(secret, reuse, guidance);
+    return new ServerConfig.Codemode(secret, reuse, guidance, isolation(raw, problems));
+  }
+
+  /** {@code codemode.worker_isolation}: auto (the default), bubblewrap or none. */
+  private static WorkerIsolation isolation(RuntimeConfig raw, List<String> problems) {
+    String value = raw.codemode() == null ? null : raw.codemode().workerIsolation();
+    if (value == null || value.isEmpty()) {
+      return WorkerIsolation.AUTO;
+    }
+    return switch (value) {
+      case "auto" -> WorkerIsolation.AUTO;
+      case "bubblewrap" -> WorkerIsolation.BUBBLEWRAP;
+      case "none" -> WorkerIsolation.NONE;
+      default -> {
+        problems.add(
+            "codemode.worker_isolation must be auto, bubblewrap or none, got \"" + value + "\"");
+        yield WorkerIsolation.AUTO;
+      }
+    };
   }
 
   /**

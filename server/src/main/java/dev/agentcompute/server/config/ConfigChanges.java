@@ -70,7 +70,8 @@ final class ConfigChanges {
         new ServerConfig.Codemode(
             startup.codemode().tokensSecretFile(),
             next.codemode().workerReuse(),
-            next.codemode().agentGuidance()),
+            next.codemode().agentGuidance(),
+            next.codemode().workerIsolation()),
         startup.http());
   }
 
@@ -113,6 +114,7 @@ final class ConfigChanges {
     m.put("tokens_secret_file", c.codemode().tokensSecretFile());
     m.put("codemode.worker_reuse", c.codemode().workerReuse());
     m.put("codemode.agent_guidance", c.codemode().agentGuidance());
+    m.put("codemode.worker_isolation", c.codemode().workerIsolation());
     m.put("log_level", c.logLevel());
     m.put("http.max_sessions", c.http().maxSessions());
     m.put("http.max_sessions_per_identity", c.http().maxSessionsPerIdentity());

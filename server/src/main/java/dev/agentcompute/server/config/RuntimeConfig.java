@@ -37,12 +37,14 @@ public record RuntimeConfig(
 
   /**
    * CodeMode engine settings (ours): worker reuse for one subject's executions
-   * (docs/reference/codemode.md#worker-reuse), and agent guidance (errors that say what to fix;
-   * on when absent).
+   * (docs/reference/codemode.md#worker-reuse), agent guidance (errors that say what to fix; on when
+   * absent), and worker isolation ({@code auto}, {@code bubblewrap} or {@code none};
+   * docs/security.md).
    */
   public record Codemode(
       @JsonProperty("worker_reuse") WorkerReuse workerReuse,
-      @JsonProperty("agent_guidance") Boolean agentGuidance) {}
+      @JsonProperty("agent_guidance") Boolean agentGuidance,
+      @JsonProperty("worker_isolation") String workerIsolation) {}
 
   /** A worker JVM serves up to {@code max_executions} of one subject, idle at most so long. */
   public record WorkerReuse(

@@ -41,12 +41,15 @@ public record ServerConfig(
 
   /**
    * CodeMode settings: the file holding the 32-byte token secret (cursors and confirmations then
-   * survive restarts and work across servers), worker reuse (off when empty), and agent guidance:
+   * survive restarts and work across servers), worker reuse (off when empty), agent guidance:
    * failures that say what to fix and name the calls that already ran (on by default; off keeps the
-   * original's texts).
+   * original's texts), and how workers are confined.
    */
   public record Codemode(
-      Optional<Path> tokensSecretFile, Optional<WorkerReuse> workerReuse, boolean agentGuidance) {}
+      Optional<Path> tokensSecretFile,
+      Optional<WorkerReuse> workerReuse,
+      boolean agentGuidance,
+      dev.agentcompute.codemode.WorkerIsolation workerIsolation) {}
 
   /** One worker JVM runs up to {@code maxExecutions} executions of one subject. */
   public record WorkerReuse(long maxExecutions, Duration maxIdle) {}

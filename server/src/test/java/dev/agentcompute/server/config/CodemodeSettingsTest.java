@@ -113,4 +113,17 @@ class CodemodeSettingsTest {
     assertThatThrownBy(() -> CodemodeSettings.readSecret(dir.resolve("nope")))
         .hasMessageStartingWith("tokens_secret_file " + dir.resolve("nope") + " cannot be read");
   }
+
+  @Test
+  void workerIsolationDefaultsToAutoAndTakesTheThreeWords() throws IOException {
+    assertThat(load("").codemode().workerIsolation())
+        .isEqualTo(dev.agentcompute.codemode.WorkerIsolation.AUTO);
+    assertThat(load("codemode: {worker_isolation: bubblewrap}\n").codemode().workerIsolation())
+        .isEqualTo(dev.agentcompute.codemode.WorkerIsolation.BUBBLEWRAP);
+    assertThat(load("codemode: {worker_isolation: none}\n").codemode().workerIsolation())
+        .isEqualTo(dev.agentcompute.codemode.WorkerIsolation.NONE);
+    assertThat(problems("codemode: {worker_isolation: chroot}\n"))
+        .containsExactly(
+            "codemode.worker_isolation must be auto, bubblewrap or none, got \"chroot\"");
+  }
 }

@@ -28,9 +28,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * A hostile client at the HTTP front door (docs/security.md): a session flood, a slow-header client,
- * a connection flood and a request flood are each bounded, and each refusal names its limit and
- * value. Every test is bounded by a timeout, so a missing protection fails instead of hanging.
+ * A hostile client at the HTTP front door (docs/security.md): a session flood, a slow-header
+ * client, a connection flood and a request flood are each bounded, and each refusal names its limit
+ * and value. Every test is bounded by a timeout, so a missing protection fails instead of hanging.
  */
 @Timeout(60)
 class FrontDoorTest {
