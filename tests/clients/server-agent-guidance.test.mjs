@@ -1,4 +1,4 @@
-// What an agent sees when it makes the usual mistakes (issue 30): the real server over stdio with
+// What an agent sees when it makes the usual mistakes (docs/agents.md): the real server over stdio with
 // agent guidance on (its default), driven by the official TypeScript MCP SDK client. Each mistake
 // answers with a text that names the fix; a failure lists the state-changing calls that already
 // ran; the quirks agents fell into are gone; exec keeps the end of a long output.

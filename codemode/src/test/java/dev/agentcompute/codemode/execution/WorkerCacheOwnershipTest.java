@@ -12,7 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Worker caches are code every worker loads, so only a directory and files of this process's user
- * that nobody else may write are used (issue 29 item 5); anything else is refused and rebuilt.
+ * that nobody else may write are used (docs/security.md); anything else is refused and rebuilt.
  */
 class WorkerCacheOwnershipTest {
   @TempDir Path dir;

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * A worker in its bubblewrap jail cannot read the server's credentials directory, reach the Incus
- * socket or the network, and runs as nobody (issue 29 item 5). The same hook run without the jail
+ * socket or the network, and runs as nobody (docs/security.md). The same hook run without the jail
  * reaches all of them, which shows the test detects access.
  */
 @Timeout(120)
