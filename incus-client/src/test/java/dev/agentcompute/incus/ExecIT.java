@@ -126,9 +126,9 @@ class ExecIT {
   }
 
   /**
-   * Quick commands run side by side lost their whole stdout about once in 200 (exit code
-   * 0, no error) while output sockets still answered incusd's pings. A probabilistic check on the
-   * real incusd; ExecSocketTest forces the race deterministically.
+   * Quick commands run side by side lost their whole stdout about once in 200 (exit code 0, no
+   * error) while output sockets still answered incusd's pings. A probabilistic check on the real
+   * incusd; ExecSocketTest forces the race deterministically.
    */
   @Test
   void quickExecsSideBySideKeepTheirOutput() throws Exception {

@@ -15,8 +15,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The exec output websocket against a fake incusd: what ends an output stream, and the
- * race that once lost a quick command's whole stdout without any error.
+ * The exec output websocket against a fake incusd: what ends an output stream, and the race that
+ * once lost a quick command's whole stdout without any error.
  */
 class ExecSocketTest {
 

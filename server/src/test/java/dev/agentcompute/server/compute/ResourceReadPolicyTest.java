@@ -27,8 +27,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A resource read asks the policy what the capability call it stands for would ask
- * (docs/reference/policy.md#agentcomputes-resources): a Rego policy that denies {@code instance.get} makes the instance resource unreadable, the
- * capability's work never runs, and the refusal leaves an audit line.
+ * (docs/reference/policy.md#agentcomputes-resources): a Rego policy that denies {@code
+ * instance.get} makes the instance resource unreadable, the capability's work never runs, and the
+ * refusal leaves an audit line.
  */
 class ResourceReadPolicyTest {
   private static final String POLICY =
