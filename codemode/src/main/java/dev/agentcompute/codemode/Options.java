@@ -17,7 +17,8 @@ import java.util.List;
  *     Tokens#random()} when null)
  * @param clock the time tokens expire by and idle workers age by (the system clock when null)
  * @param audit receives a record of every native call ({@link AuditSink#NONE} when null)
- * @param workerIsolation how worker JVMs are confined ({@link WorkerIsolation#AUTO} when null)
+ * @param workerIsolation how worker JVMs are confined ({@link WorkerIsolation#NONE} when null, so
+ *     an embedding host opts in; the agentcompute server asks for {@link WorkerIsolation#AUTO})
  */
 public record Options(
     Policy policy,
@@ -38,10 +39,10 @@ public record Options(
     tokens = tokens == null ? Tokens.random() : tokens;
     clock = clock == null ? InstantSource.system() : clock;
     audit = audit == null ? AuditSink.NONE : audit;
-    workerIsolation = workerIsolation == null ? WorkerIsolation.AUTO : workerIsolation;
+    workerIsolation = workerIsolation == null ? WorkerIsolation.NONE : workerIsolation;
   }
 
-  /** Without a worker isolation choice: {@link WorkerIsolation#AUTO}. */
+  /** Without a worker isolation choice: {@link WorkerIsolation#NONE}. */
   public Options(
       Policy policy,
       List<String> disabledCapabilities,

@@ -47,7 +47,7 @@ public final class Executor implements AutoCloseable {
       WorkerIsolation isolation) {
 
     public Services(TokenSigner signer, NonceLedger ledger, InstantSource clock, AuditSink audit) {
-      this(signer, ledger, clock, audit, WorkerIsolation.AUTO);
+      this(signer, ledger, clock, audit, WorkerIsolation.NONE);
     }
 
     /** A random secret, a fresh ledger, the system clock, no audit. */
