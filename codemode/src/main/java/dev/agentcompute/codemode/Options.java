@@ -20,7 +20,8 @@ import java.util.List;
  * @param agentGuidance off keeps the original's texts; on, failures a program causes say what to
  *     fix (position, limit and value, did-you-mean), a failed execution names the state-changing
  *     calls that already succeeded, and execute's description adds the calling convention
- * @param workerIsolation how worker JVMs are confined ({@link WorkerIsolation#AUTO} when null)
+ * @param workerIsolation how worker JVMs are confined ({@link WorkerIsolation#NONE} when null, so
+ *     an embedding host opts in; the agentcompute server asks for {@link WorkerIsolation#AUTO})
  */
 public record Options(
     Policy policy,
@@ -42,7 +43,7 @@ public record Options(
     tokens = tokens == null ? Tokens.random() : tokens;
     clock = clock == null ? InstantSource.system() : clock;
     audit = audit == null ? AuditSink.NONE : audit;
-    workerIsolation = workerIsolation == null ? WorkerIsolation.AUTO : workerIsolation;
+    workerIsolation = workerIsolation == null ? WorkerIsolation.NONE : workerIsolation;
   }
 
   /** The original three options; the others take their defaults. */
@@ -52,7 +53,7 @@ public record Options(
 
   /**
    * Without agent guidance (the original's texts), and workers confined as {@link
-   * WorkerIsolation#AUTO} decides.
+   * WorkerIsolation#NONE} (an embedding host opts in).
    */
   public Options(
       Policy policy,

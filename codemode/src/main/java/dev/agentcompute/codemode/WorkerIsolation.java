@@ -8,7 +8,9 @@ package dev.agentcompute.codemode;
  * namespaces, and dies with the host. {@link Server#workerIsolation()} says which one is in force.
  */
 public enum WorkerIsolation {
-  /** bubblewrap when it is installed and a confined worker answers the probe, else none. */
+  /**
+   * bubblewrap when it is installed and can build a jail on this host, else none (with a warning).
+   */
   AUTO,
   /** bubblewrap, or the build fails saying why. */
   BUBBLEWRAP,

@@ -47,9 +47,9 @@ public final class Executor implements AutoCloseable {
       boolean agentGuidance,
       WorkerIsolation isolation) {
 
-    /** Without agent guidance (the original's texts), workers confined as AUTO decides. */
+    /** Without agent guidance (the original's texts), workers unconfined (NONE). */
     public Services(TokenSigner signer, NonceLedger ledger, InstantSource clock, AuditSink audit) {
-      this(signer, ledger, clock, audit, false, WorkerIsolation.AUTO);
+      this(signer, ledger, clock, audit, false, WorkerIsolation.NONE);
     }
 
     /** A random secret, a fresh ledger, the system clock, no audit. */

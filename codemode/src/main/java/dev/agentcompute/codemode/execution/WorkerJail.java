@@ -51,12 +51,48 @@ final class WorkerJail {
     if (bwrap.isEmpty()) {
       return fallBack(requested, command, "bwrap is not installed (Debian package bubblewrap)");
     }
+    Optional<String> unusable = selfTest(bwrap.get());
+    if (unusable.isPresent()) {
+      return fallBack(requested, command, unusable.get());
+    }
+    // The jail works here, so a probe failure is the worker's own (as without a jail), never a
+    // reason to drop the jail: a loaded machine missing the probe's deadline must not downgrade.
     List<String> confined = bubblewrap(bwrap.get(), command, cacheDir);
+    Probe.run(confined);
+    return new Jailed(WorkerIsolation.InForce.BUBBLEWRAP, confined);
+  }
+
+  /**
+   * Why bubblewrap cannot confine anything on this host (a kernel or AppArmor profile without
+   * unprivileged user namespaces, a service manager that forbids them), or empty when an empty jail
+   * running {@code true} succeeds.
+   */
+  static Optional<String> selfTest(String bwrap) {
+    String truth = Files.isExecutable(Path.of("/usr/bin/true")) ? "/usr/bin/true" : "/bin/true";
     try {
-      Probe.run(confined);
-      return new Jailed(WorkerIsolation.InForce.BUBBLEWRAP, confined);
-    } catch (CodeModeException e) {
-      return fallBack(requested, command, "a confined worker failed its probe: " + e.getMessage());
+      Process p =
+          new ProcessBuilder(bubblewrap(bwrap, List.of(truth), null))
+              .redirectErrorStream(true)
+              .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+              .start();
+      byte[] out = p.getInputStream().readNBytes(2048);
+      if (!p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        return Optional.of("bubblewrap did not finish an empty jail within 30 s");
+      }
+      if (p.exitValue() != 0) {
+        return Optional.of(
+            "bubblewrap cannot create the jail here (exit "
+                + p.exitValue()
+                + "): "
+                + new String(out, java.nio.charset.StandardCharsets.UTF_8).strip());
+      }
+      return Optional.empty();
+    } catch (IOException e) {
+      return Optional.of("bubblewrap cannot be started: " + e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.of("interrupted while testing bubblewrap");
     }
   }
 
@@ -135,7 +171,7 @@ final class WorkerJail {
       // Bind it as named.
     }
     Path home = java.getParent() == null ? null : java.getParent().getParent();
-    if (home != null && !home.startsWith("/usr")) {
+    if (home != null && home.getNameCount() > 0 && !home.startsWith("/usr")) {
       paths.add(home.toString());
     }
     for (int i = 0; i < command.size() - 1; i++) {
