@@ -61,9 +61,13 @@ public final class Builder {
   }
 
   static final String WORKER_MODE_BUILD =
-      "Build ran in CodeMode worker mode; call "
-          + "codemode.ServeWorkerAndExit() as the first statement of main and of TestMain in test binaries, "
-          + "before flag parsing or constructing credentials, clients, authorizers, handlers, or a Server";
+      "build() ran in a CodeMode worker process ("
+          + CodeMode.WORKER_MARKER
+          + "=1 is set); workers start dev.agentcompute.codemode.worker.WorkerMain and never build a"
+          + " server: remove "
+          + CodeMode.WORKER_MARKER
+          + " from the host's environment, or, if a launcher of your own starts workers through your"
+          + " main, call CodeMode.serveWorkerAndExit() as its first statement";
 
   private static Limits resolve(Limits requested, List<String> problems) {
     // Negative values are reported before defaulting: zero means default, negative is an error.
