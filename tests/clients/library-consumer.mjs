@@ -77,7 +77,8 @@ test('closing stdin ends the server and its workers within 2 s', async () => {
     const answered = new Promise((resolve) => p.stdout.once('data', resolve));
     p.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {
       protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'shutdown-test', version: '1' } } }) + '\n');
-    await Promise.race([answered, sleep(60000)]);
+    // An unref'd timer: a pending 60 s timer would keep node alive after the tests.
+    await Promise.race([answered, new Promise((r) => setTimeout(r, 60000).unref())]);
     // Bounded wait (a loaded machine starts JVMs slowly) until the pre-started workers are up.
     for (const start = Date.now(); Date.now() - start < 60000 && ![...seen].some(alive);) {
       await sleep(100);
