@@ -45,7 +45,7 @@ public final class Builder {
     }
     List<String> problems = new ArrayList<>();
     if (options.policy() == null) {
-      problems.add("Authorizer must not be nil");
+      problems.add(NO_POLICY);
     }
     Limits limits = resolve(options.limits(), problems);
     Catalog catalog =
@@ -59,6 +59,10 @@ public final class Builder {
     }
     return Server.start(catalog, options, limits);
   }
+
+  static final String NO_POLICY =
+      "Options have no authorizer: set Options.builder().authorizer(...) or .policy(...)"
+          + " (Authorizer.allowAll() allows every call); there is no default";
 
   static final String WORKER_MODE_BUILD =
       "build() ran in a CodeMode worker process ("
