@@ -45,7 +45,7 @@ public final class Builder {
     }
     List<String> problems = new ArrayList<>();
     if (options.policy() == null) {
-      problems.add("Authorizer must not be nil");
+      problems.add(NO_POLICY);
     }
     Limits limits = resolve(options.limits(), problems);
     Catalog catalog =
@@ -60,10 +60,18 @@ public final class Builder {
     return Server.start(catalog, options, limits);
   }
 
+  static final String NO_POLICY =
+      "Options have no authorizer: set Options.builder().authorizer(...) or .policy(...)"
+          + " (Authorizer.allowAll() allows every call); there is no default";
+
   static final String WORKER_MODE_BUILD =
-      "Build ran in CodeMode worker mode; call "
-          + "codemode.ServeWorkerAndExit() as the first statement of main and of TestMain in test binaries, "
-          + "before flag parsing or constructing credentials, clients, authorizers, handlers, or a Server";
+      "build() ran in a CodeMode worker process ("
+          + CodeMode.WORKER_MARKER
+          + "=1 is set); workers start dev.agentcompute.codemode.worker.WorkerMain and never build a"
+          + " server: remove "
+          + CodeMode.WORKER_MARKER
+          + " from the host's environment, or, if a launcher of your own starts workers through your"
+          + " main, call CodeMode.serveWorkerAndExit() as its first statement";
 
   private static Limits resolve(Limits requested, List<String> problems) {
     // Negative values are reported before defaulting: zero means default, negative is an error.

@@ -3,9 +3,10 @@ package dev.agentcompute.codemode;
 import dev.agentcompute.codemode.worker.WorkerMain;
 
 /**
- * Front door. {@link #serveWorkerAndExit()} must be the first statement of every {@code main} (and
- * of test entry points) of a program that builds a server; {@link #builder(Options)} starts a
- * server build.
+ * Front door: {@link #builder(Options)} starts a server build. Workers are separate JVMs started
+ * with the main class {@code dev.agentcompute.codemode.worker.WorkerMain} on the host's class path,
+ * so a host's {@code main} never runs in a worker; {@link #serveWorkerAndExit()} is only for hosts
+ * whose own launcher starts workers through their {@code main}.
  */
 public final class CodeMode {
 

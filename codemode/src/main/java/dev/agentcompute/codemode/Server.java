@@ -138,6 +138,30 @@ public final class Server implements AutoCloseable {
     return executor.execute(ctx, subject, execution == null ? Execution.of("") : execution);
   }
 
+  /**
+   * {@link #execute(Context, Subject, String)} without a deadline or cancellation of the caller's
+   * own (the server's MaxExecutionTime still applies): the common case of a host that has no
+   * request context.
+   */
+  public Object execute(Subject subject, String source) throws CodeModeException {
+    return execute(Context.background(), subject, source);
+  }
+
+  /** As {@link #execute(Subject, String)}, with the value as a typed {@link Result}. */
+  public Result run(Subject subject, String source) throws CodeModeException {
+    return Result.of(execute(Context.background(), subject, source));
+  }
+
+  /** {@link #search(Context, Subject, String)} with the background context. */
+  public SearchResponse search(Subject subject, String query) throws CodeModeException {
+    return search(Context.background(), subject, query, null);
+  }
+
+  /** {@link #describe(Context, Subject, String)} with the background context. */
+  public Description describe(Subject subject, String name) throws CodeModeException {
+    return describe(Context.background(), subject, name);
+  }
+
   /** The policy's scope key for this caller (cursor binding); failures are policy failures. */
   public String scopeKey(Context ctx, Subject subject) throws CodeModeException {
     checkCaller(ctx, subject);

@@ -108,7 +108,8 @@ class RegistrationTest {
         .contains("capability \"a.c\": summary must not have surrounding whitespace")
         .contains("capability \"a.d\": id \"id \" must not have surrounding whitespace")
         .contains("capability \"a.e\": description must not have surrounding whitespace")
-        .contains("capability \"a.f\": handler must not be nil")
+        .contains(
+            "capability \"a.f\": handler must not be null (finish the capability with .handler(...))")
         .contains("capability \"a.g\": at most 16 search terms")
         .contains("capability \"a.h\": search terms total 1025 bytes");
   }
@@ -138,7 +139,9 @@ class RegistrationTest {
     Limits l = Limits.unset().withMaxNativeCalls(-1).withMaxExecutionTime(Duration.ofMillis(-5));
     CodeModeException e = buildFailure(new Options(null, List.of(), l), named("a.b"));
     assertThat(e.getMessage())
-        .contains("Authorizer must not be nil")
+        .contains(
+            "Options have no authorizer: set Options.builder().authorizer(...) or .policy(...)"
+                + " (Authorizer.allowAll() allows every call); there is no default")
         .contains("MaxNativeCalls must be positive")
         .contains("MaxExecutionTime must be positive");
   }

@@ -29,9 +29,11 @@ class WorkerModeTest {
     assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
     assertThat(out)
         .contains(
-            "invalid registration: Build ran in CodeMode worker mode; call "
-                + "codemode.ServeWorkerAndExit() as the first statement of main and of TestMain in test binaries, "
-                + "before flag parsing or constructing credentials, clients, authorizers, handlers, or a Server");
+            "invalid registration: build() ran in a CodeMode worker process (CODEMODE_WORKER=1 is"
+                + " set); workers start dev.agentcompute.codemode.worker.WorkerMain and never build a"
+                + " server: remove CODEMODE_WORKER from the host's environment, or, if a launcher of"
+                + " your own starts workers through your main, call CodeMode.serveWorkerAndExit() as"
+                + " its first statement");
     assertThat(CodeMode.isWorker()).isFalse();
   }
 

@@ -219,7 +219,7 @@ public final class Catalog {
 
   private static String validate(Capability<?, ?> c, List<Entry> entries) {
     if (c.handler() == null) {
-      return "handler must not be nil";
+      return "handler must not be null (finish the capability with .handler(...))";
     }
     String nameProblem = Names.capabilityNameProblem(c.name());
     if (nameProblem != null) {

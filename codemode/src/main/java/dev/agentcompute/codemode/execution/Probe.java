@@ -27,9 +27,18 @@ final class Probe {
   static final long TIMEOUT_SECONDS = 5;
   static final int STDERR_EXCERPT = 4096;
   static final String EOF_CAUSE = "stdout closed before probe_ack";
+  static final String PREFIX = "the worker could not start: ";
+
+  /**
+   * What to change, in the terms of a Java launch: the worker is this JVM's java binary with this
+   * JVM's class path (and module path) and {@link WorkerCommand#WORKER_MAIN} as its main class.
+   */
   static final String ADVICE =
-      "; call codemode.ServeWorkerAndExit() as the first statement of main and of TestMain "
-          + "in test binaries, before flag parsing or constructing credentials, clients, authorizers, handlers, or a Server";
+      "; workers run `java -cp <the host's java.class.path> "
+          + WorkerCommand.WORKER_MAIN
+          + "` (with the host's --module-path, if any), so start the host with java -jar, -cp or"
+          + " --module-path over plain jars that hold codemode, starlark and their dependencies,"
+          + " not with mvn exec:java or from a jar nested in another jar";
 
   private Probe() {}
 
@@ -39,7 +48,7 @@ final class Probe {
       p = WorkerCommand.start(command, true);
     } catch (IOException e) {
       throw CodeModeException.invalidRegistration(
-          "CodeMode worker probe could not start the current executable: " + e.getMessage());
+          PREFIX + "could not run " + command.getFirst() + ": " + e.getMessage());
     }
     CompletableFuture<byte[]> stderr = new CompletableFuture<>();
     CompletableFuture<String> exchange = new CompletableFuture<>();
@@ -80,8 +89,23 @@ final class Probe {
     } catch (Exception e) {
       err = new byte[0];
     }
-    throw CodeModeException.invalidRegistration(
-        "CodeMode worker probe failed: " + cause + ADVICE + stderrSuffix(err));
+    if (mainClassMissing(err)) {
+      cause = "WorkerMain is not loadable from java.class.path=" + classPath(command);
+    }
+    throw CodeModeException.invalidRegistration(PREFIX + cause + ADVICE + stderrSuffix(err));
+  }
+
+  /** Whether the child's stderr is the launcher's refusal to find the worker main class. */
+  static boolean mainClassMissing(byte[] err) {
+    String text = new String(err, StandardCharsets.UTF_8);
+    return text.contains("Could not find or load main class " + WorkerCommand.WORKER_MAIN)
+        || text.contains("ClassNotFoundException: " + WorkerCommand.WORKER_MAIN);
+  }
+
+  /** The class path the worker was given: the argument after -cp, else empty. */
+  private static String classPath(List<String> command) {
+    int i = command.indexOf("-cp");
+    return i >= 0 && i + 1 < command.size() ? command.get(i + 1) : "";
   }
 
   /** Returns null on success, else the cause. */

@@ -113,13 +113,45 @@ public final class CodeModeMcp {
         true);
   }
 
-  private static McpSyncServer serve(
+  /**
+   * Serves {@code service} over this process's stdin/stdout and blocks until stdin closes (the
+   * client went away); then closes the MCP server and {@code service}, stopping its workers, and
+   * returns. From the start, {@code System.out} goes to stderr: stdout belongs to the protocol, and
+   * a handler that prints would otherwise corrupt it.
+   *
+   * @param resources the resources to serve per caller, or null for none
+   * @param info the name and version reported to clients ({@link ServerInfo#DEFAULT} when null)
+   */
+  public static void runStdio(
+      Server service, Resources resources, InvocationResolver resolver, ServerInfo info)
+      throws InterruptedException {
+    Objects.requireNonNull(service, "service");
+    Objects.requireNonNull(resolver, "resolver");
+    StdioHost.run(service, resources, resolver, info == null ? ServerInfo.DEFAULT : info);
+  }
+
+  /** {@link #runStdio(Server, Resources, InvocationResolver, ServerInfo)} with no resources. */
+  public static void runStdio(Server service, InvocationResolver resolver, ServerInfo info)
+      throws InterruptedException {
+    runStdio(service, null, resolver, info);
+  }
+
+  static McpSyncServer serve(
       McpServerTransportProvider transport,
       Server service,
       InvocationResolver resolver,
       boolean withResources) {
+    return serve(transport, service, resolver, withResources, ServerInfo.DEFAULT);
+  }
+
+  static McpSyncServer serve(
+      McpServerTransportProvider transport,
+      Server service,
+      InvocationResolver resolver,
+      boolean withResources,
+      ServerInfo info) {
     return McpServer.sync(transport)
-        .serverInfo("codemode", "2")
+        .serverInfo(info.name(), info.version())
         .capabilities(capabilities(withResources))
         .requestTimeout(requestTimeout(service.limits()))
         .tools(tools(service, resolver))

@@ -4,15 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentcompute.codemode.CodeModeException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ProbeTest {
 
   static final String ADVICE =
-      "; call codemode.ServeWorkerAndExit() as the first statement of main and of TestMain in "
-          + "test binaries, before flag parsing or constructing credentials, clients, authorizers, handlers, or a Server";
+      "; workers run `java -cp <the host's java.class.path> dev.agentcompute.codemode.worker.WorkerMain`"
+          + " (with the host's --module-path, if any), so start the host with java -jar, -cp or"
+          + " --module-path over plain jars that hold codemode, starlark and their dependencies,"
+          + " not with mvn exec:java or from a jar nested in another jar";
 
   @Test
   void theRealWorkerAnswersTheProbe() throws CodeModeException {
@@ -29,28 +33,49 @@ class ProbeTest {
             e ->
                 assertThat(e.getMessage())
                     .startsWith(
-                        "invalid registration: CodeMode worker probe failed: child exited with status 1"
+                        "invalid registration: the worker could not start: child exited with status 1"
                             + ADVICE
                             + "; worker stderr: \"")
                     .contains("dev.agentcompute.NoSuchMain"));
   }
 
   @Test
+  void aClassPathWithoutWorkerMainIsNamed(@TempDir Path empty) {
+    // What `mvn exec:java` gives a worker: a class path (Maven's launcher jar) without codemode.
+    List<String> cmd = new ArrayList<>(WorkerCommand.build(64L << 20));
+    int cp = cmd.indexOf("-cp");
+    cmd.set(cp + 1, empty.toString());
+    cmd.removeIf(a -> a.startsWith("-XX:SharedArchiveFile=") || a.startsWith("-XX:AOTCache="));
+    assertThatThrownBy(() -> Probe.run(cmd))
+        .isInstanceOfSatisfying(
+            CodeModeException.class,
+            e ->
+                assertThat(e.getMessage())
+                    .startsWith(
+                        "invalid registration: the worker could not start: WorkerMain is not loadable"
+                            + " from java.class.path="
+                            + empty
+                            + ADVICE
+                            + "; worker stderr: \"")
+                    .doesNotContain("ServeWorkerAndExit"));
+  }
+
+  @Test
   void silentAndChattyChildrenAreRejected() {
     assertThatThrownBy(() -> Probe.run(List.of("/bin/true")))
         .hasMessage(
-            "invalid registration: CodeMode worker probe failed: stdout closed before probe_ack"
+            "invalid registration: the worker could not start: stdout closed before probe_ack"
                 + ADVICE);
     assertThatThrownBy(() -> Probe.run(List.of("/bin/echo", "hello world, this is not a frame")))
         .hasMessage(
-            "invalid registration: CodeMode worker probe failed: stdout contained non-protocol data before probe_ack"
+            "invalid registration: the worker could not start: stdout contained non-protocol data before probe_ack"
                 + ADVICE);
     assertThatThrownBy(() -> Probe.run(List.of("/bin/sleep", "30")))
         .hasMessageStartingWith(
-            "invalid registration: CodeMode worker probe failed: deadline exceeded after 5s");
+            "invalid registration: the worker could not start: deadline exceeded after 5s");
     assertThatThrownBy(() -> Probe.run(List.of("/nonexistent/java")))
         .hasMessageStartingWith(
-            "invalid registration: CodeMode worker probe could not start the current executable:");
+            "invalid registration: the worker could not start: could not run /nonexistent/java:");
   }
 
   @Test
@@ -76,7 +101,7 @@ class ProbeTest {
                     answering(
                         "printf '\\000\\000\\000\\040{\"type\":\"probe_ack\",\"version\":2}'")))
         .hasMessage(
-            "invalid registration: CodeMode worker probe failed: protocol version mismatch: child reported 2, "
+            "invalid registration: the worker could not start: protocol version mismatch: child reported 2, "
                 + "parent requires 1"
                 + ADVICE);
     assertThatThrownBy(
@@ -85,7 +110,7 @@ class ProbeTest {
                     answering(
                         "printf '\\000\\000\\000\\040{\"type\":\"probe_ack\",\"versio\":11}'")))
         .hasMessage(
-            "invalid registration: CodeMode worker probe failed: received malformed probe_ack"
+            "invalid registration: the worker could not start: received malformed probe_ack"
                 + ADVICE);
     assertThatThrownBy(
             () ->
@@ -93,11 +118,11 @@ class ProbeTest {
                     answering(
                         "printf '\\000\\000\\000\\040{\"type\":\"probe_ack\",\"version\":1}x'")))
         .hasMessage(
-            "invalid registration: CodeMode worker probe failed: received data after probe_ack"
+            "invalid registration: the worker could not start: received data after probe_ack"
                 + ADVICE);
     assertThatThrownBy(() -> Probe.run(answering("echo oops >&2; exit 7")))
         .hasMessage(
-            "invalid registration: CodeMode worker probe failed: child exited with status 7"
+            "invalid registration: the worker could not start: child exited with status 7"
                 + ADVICE
                 + "; worker stderr: \"oops\"");
     Probe.run(answering("printf '\\000\\000\\000\\040{\"type\":\"probe_ack\",\"version\":1}'"));

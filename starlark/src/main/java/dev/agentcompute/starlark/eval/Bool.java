@@ -2,7 +2,7 @@ package dev.agentcompute.starlark.eval;
 
 import dev.agentcompute.starlark.syntax.Token;
 
-/** The values {@code True} and {@code False}; ordered False < True. */
+/** The values {@code True} and {@code False}; ordered {@code False < True}. */
 public final class Bool implements Comparable, Immutable {
   public static final Bool TRUE = new Bool(true);
   public static final Bool FALSE = new Bool(false);

@@ -5,10 +5,6 @@ import dev.agentcompute.codemode.Context;
 import dev.agentcompute.codemode.authz.AccessDenied;
 import dev.agentcompute.codemode.authz.AccessRequest;
 import dev.agentcompute.codemode.authz.Authorizer;
-import dev.agentcompute.rego.Rego;
-import dev.agentcompute.rego.RegoCompileException;
-import dev.agentcompute.rego.RegoEvalException;
-import dev.agentcompute.rego.RegoOptions;
 import dev.agentcompute.rego.RegoPolicy;
 import dev.agentcompute.rego.value.RegoBoolean;
 import dev.agentcompute.rego.value.RegoValue;
@@ -21,7 +17,8 @@ import java.util.TreeMap;
 /**
  * Decides every native call with one prepared Rego decision
  * (docs/reference/rego.md#codemode-authorizer; the Go library's {@code authz/rego} Authorizer),
- * evaluated in-process by {@link Rego}. Immutable and safe for concurrent calls.
+ * evaluated in-process by the Rego evaluator of {@code dev.agentcompute:rego}. Immutable and safe
+ * for concurrent calls.
  *
  * <p>{@link #create} takes the decision, a ground reference under {@code data} such as {@code
  * data.codemode.authz.allow} (surrounding whitespace accepted), and one or more modules keyed by
@@ -64,13 +61,15 @@ public final class RegoAuthorizer implements Authorizer {
   /**
    * Validates the decision, compiles the modules and prepares the decision query.
    *
-   * @throws RegoPolicyError for a null context, an invalid decision reference, no modules, a blank
-   *     file name, or a policy that does not compile (the message has file:line:col)
+   * @throws RegoPolicyError when {@code dev.agentcompute:rego} is not on the class path, for a null
+   *     context, an invalid decision reference, no modules, a blank file name, or a policy that
+   *     does not compile (the message has file:line:col)
    * @throws CodeModeException when {@code ctx} is already done (also when it ends during
    *     preparation, even if preparation failed too): {@code context canceled} or the deadline
    */
   public static RegoAuthorizer create(Context ctx, String decision, Map<String, String> modules)
       throws RegoPolicyError, CodeModeException {
+    RegoRuntime.require();
     if (ctx == null) {
       throw new RegoPolicyError("rego: a context is required");
     }
@@ -94,15 +93,7 @@ public final class RegoAuthorizer implements Authorizer {
       }
       sorted.put(e.getKey(), e.getValue());
     }
-    RegoPolicy policy;
-    try {
-      policy = Rego.compile(sorted);
-    } catch (RegoCompileException e) {
-      if (ctx.isDone()) {
-        throw ContextErrors.of(ctx);
-      }
-      throw new RegoPolicyError("rego: " + e.getMessage(), e);
-    }
+    RegoPolicy policy = RegoCalls.compile(ctx, sorted);
     if (ctx.isDone()) {
       throw ContextErrors.of(ctx);
     }
@@ -115,16 +106,7 @@ public final class RegoAuthorizer implements Authorizer {
   }
 
   private static List<RegoValue> decisionPath(String decision) throws RegoPolicyError {
-    try {
-      return Rego.parseDataRef(decision);
-    } catch (RegoCompileException e) {
-      throw new RegoPolicyError(
-          "rego: invalid decision " + quoted(decision) + ": " + e.problems().get(0).message(), e);
-    }
-  }
-
-  private static String quoted(String s) {
-    return "\"" + s.strip() + "\"";
+    return RegoCalls.decisionPath(decision);
   }
 
   /**
@@ -181,24 +163,7 @@ public final class RegoAuthorizer implements Authorizer {
     if (request == null) {
       throw new RegoPolicyError("rego: a request is required");
     }
-    Optional<RegoValue> result;
-    try {
-      result =
-          prepared.eval(
-              RegoOptions.defaults()
-                  .withInput(RegoInput.of(request))
-                  .withStrictBuiltinErrors(true)
-                  .withMaxSteps(maxSteps)
-                  .withCancellation(ctx::isDone));
-    } catch (RegoEvalException e) {
-      if (ctx.isDone()) {
-        throw ContextErrors.of(ctx);
-      }
-      throw new RegoPolicyError("rego: " + e.getMessage(), e);
-    } catch (IllegalArgumentException e) {
-      // Arguments CodeMode never produces (non-finite, too deep): a policy failure, not a crash.
-      throw new RegoPolicyError("rego: invalid input: " + e.getMessage(), e);
-    }
+    Optional<RegoValue> result = RegoCalls.eval(ctx, prepared, request, maxSteps);
     if (ctx.isDone()) {
       throw ContextErrors.of(ctx);
     }

@@ -80,7 +80,6 @@ public final class RecordsServer {
   private RecordsServer() {}
 
   public static void main(String[] args) throws Exception {
-    CodeMode.serveWorkerAndExit();
     String authorizer = "allow-all";
     String subject = "local-user";
     Limits limits = Limits.unset();
@@ -100,9 +99,9 @@ public final class RecordsServer {
       }
     }
     Server server = build(authorizer(authorizer), limits);
-    CodeModeMcp.serveStdio(
-        server, resources(), InvocationResolver.staticSubject(new Subject(subject)));
-    Thread.currentThread().join();
+    // Returns when stdin closes, with the server and its workers stopped.
+    CodeModeMcp.runStdio(
+        server, resources(), InvocationResolver.staticSubject(new Subject(subject)), null);
   }
 
   static Authorizer authorizer(String name) {
