@@ -32,6 +32,7 @@ import java.util.function.Consumer;
  *     Incus: the holder renews it each scan; when it dies another server takes over after this)
  * @param ownerVisibility agents see only the sandboxes they created (sandbox.list, sandbox.get and
  *     the sandbox resources); otherwise every authenticated subject sees every sandbox
+ * @param quotas what one instance, sandbox and identity may take
  */
 public record ComputeConfig(
     TtlPolicy ttl,
@@ -47,7 +48,8 @@ public record ComputeConfig(
     List<Ipv4Cidr> protectedRanges,
     Duration reaperInterval,
     Duration reaperLease,
-    boolean ownerVisibility) {
+    boolean ownerVisibility,
+    Quotas quotas) {
 
   public ComputeConfig {
     pinIdentities = Set.copyOf(pinIdentities);
@@ -87,7 +89,13 @@ public record ComputeConfig(
             Ipv4Cidr.parse("10.10.70.0/24").orElseThrow()),
         Duration.ofSeconds(30),
         Duration.ofSeconds(90),
-        false);
+        false,
+        Quotas.defaults());
+  }
+
+  /** Instance, sandbox and identity quotas ({@code instance.*}, {@code sandbox.*}). */
+  public ComputeConfig withQuotas(Quotas value) {
+    return with(b -> b.quotas = value);
   }
 
   public ComputeConfig withTtl(TtlPolicy value) {
@@ -185,6 +193,7 @@ public record ComputeConfig(
     Duration reaperInterval;
     Duration reaperLease;
     boolean ownerVisibility;
+    Quotas quotas;
 
     Copy(ComputeConfig c) {
       ttl = c.ttl;
@@ -201,6 +210,7 @@ public record ComputeConfig(
       reaperInterval = c.reaperInterval;
       reaperLease = c.reaperLease;
       ownerVisibility = c.ownerVisibility;
+      quotas = c.quotas;
     }
 
     ComputeConfig build() {
@@ -218,7 +228,8 @@ public record ComputeConfig(
           protectedRanges,
           reaperInterval,
           reaperLease,
-          ownerVisibility);
+          ownerVisibility,
+          quotas);
     }
   }
 }

@@ -29,12 +29,14 @@ public final class NetworkService {
   private final PlatformRouter router;
   private final InstanceService instances;
   private final ComputeConfig config;
+  private final QuotaChecks quotas;
 
   public NetworkService(SandboxAccess access, InstanceService instances, ComputeConfig config) {
     this.access = access;
     this.router = access.router();
     this.instances = instances;
     this.config = config;
+    this.quotas = new QuotaChecks(config.quotas());
   }
 
   public SandboxNetwork create(String sandboxName, NetworkPlan plan) {
@@ -57,6 +59,7 @@ public final class NetworkService {
             throw Errors.of(
                 "network \"%s\" already exists in sandbox \"%s\"", plan.name(), sandboxName);
           }
+          quotas.networkRoom(sandboxName, router.networks(sandbox).list(sandbox).size());
           return router.networks(sandbox).create(sandbox, plan);
         });
   }

@@ -35,6 +35,11 @@ public final class SandboxService {
   private final PlatformRouter router;
   private final ComputeConfig config;
   private final SandboxNameGenerator names;
+  private final QuotaChecks quotas;
+
+  /** One lock per identity: its creations count its live sandboxes one at a time. */
+  private final java.util.concurrent.ConcurrentHashMap<String, Object> creators =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   /** Told the name of each sandbox deleted or reaped (the screenshot store purges it). */
   private final List<Consumer<String>> deletionListeners = new CopyOnWriteArrayList<>();
@@ -44,12 +49,21 @@ public final class SandboxService {
     this.router = access.router();
     this.config = config;
     this.names = new SandboxNameGenerator(random);
+    this.quotas = new QuotaChecks(config.quotas());
   }
 
   /** A new sandbox with its default network (empty for platforms without networks). */
   public record Created(Sandbox sandbox, Optional<SandboxNetwork> network) {}
 
   public Created create(
+      String subject, String name, String platform, long ttlMinutes, boolean pinned) {
+    String who = subject == null ? "" : subject;
+    synchronized (creators.computeIfAbsent(who, k -> new Object())) {
+      return createChecked(subject, name, platform, ttlMinutes, pinned);
+    }
+  }
+
+  private Created createChecked(
       String subject, String name, String platform, long ttlMinutes, boolean pinned) {
     if (pinned && !mayPin(subject)) {
       throw Errors.pinningRequiresOperator();
@@ -60,10 +74,17 @@ public final class SandboxService {
       Names.require(name);
     }
     String wanted = platform == null || platform.isEmpty() ? DEFAULT_PLATFORM : platform;
+    if (ttl.compareTo(quotas.quotas().maxLifetime()) > 0) {
+      throw Errors.of(
+          "ttl_minutes %d is longer than the maximum lifetime of %d minutes"
+              + " (sandbox.max_lifetime_minutes)",
+          ttl.toMinutes(), quotas.quotas().maxLifetime().toMinutes());
+    }
     Platform target =
         router
             .platform(wanted)
             .orElseThrow(() -> Errors.of("platform \"%s\" is not available yet", wanted));
+    quotas.sandboxesOf(subject == null ? "" : subject, all(), access.now());
     if (named) {
       return createNamed(target, subject, name, ttl, pinned);
     }
@@ -200,9 +221,11 @@ public final class SandboxService {
     Duration ttl = config.ttl().resolve(ttlMinutes);
     return access.live(
         name,
-        sandbox ->
-            store(sandbox, name, current -> current.withExpiresAt(access.now().plus(ttl)))
-                .expiresAt());
+        sandbox -> {
+          Instant expiry = access.now().plus(ttl);
+          quotas.lifetime(sandbox, expiry);
+          return store(sandbox, name, current -> current.withExpiresAt(expiry)).expiresAt();
+        });
   }
 
   /** Pins or unpins; the identity is checked before anything is read. */

@@ -30,6 +30,7 @@ public final class ComputeWiring {
         .withProtectedRanges(config.network().protectedRanges())
         .withReaperInterval(sandbox.reaperInterval())
         .withReaperLease(sandbox.reaperLease())
-        .withOwnerVisibility(sandbox.ownerVisibility());
+        .withOwnerVisibility(sandbox.ownerVisibility())
+        .withQuotas(sandbox.quotas());
   }
 }

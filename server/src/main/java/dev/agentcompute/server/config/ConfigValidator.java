@@ -76,9 +76,10 @@ final class ConfigValidator {
     RuntimeConfig.Sandbox sandbox =
         raw.sandbox() != null
             ? raw.sandbox()
-            : new RuntimeConfig.Sandbox(null, null, null, null, null, null, null, null);
+            : new RuntimeConfig.Sandbox(
+                null, null, null, null, null, null, null, null, null, null, null);
     ServerConfig.Incus incusConfig = incus(incus);
-    ServerConfig.Sandbox sandboxConfig = sandbox(sandbox);
+    ServerConfig.Sandbox sandboxConfig = sandbox(sandbox, raw);
     if ("bridge".equals(sandboxConfig.defaultNetworkKind()) && blank(incus.host())) {
       problems.add("incus.host is required for bridge sandboxes");
     }
@@ -224,7 +225,7 @@ final class ConfigValidator {
     }
   }
 
-  private ServerConfig.Sandbox sandbox(RuntimeConfig.Sandbox sandbox) {
+  private ServerConfig.Sandbox sandbox(RuntimeConfig.Sandbox sandbox, RuntimeConfig raw) {
     long defaultTtl =
         sandbox.defaultTtlMinutes() == null || sandbox.defaultTtlMinutes() == 0
             ? DEFAULT_TTL_MINUTES
@@ -272,7 +273,11 @@ final class ConfigValidator {
         Duration.ofSeconds(interval),
         Duration.ofSeconds(lease),
         confirm(sandbox.confirm()),
-        visibility(sandbox.visibility()));
+        visibility(sandbox.visibility()),
+        QuotaSettings.load(
+            raw,
+            Duration.ofMinutes(Math.min(Math.max(maxTtl, 0), MAX_REPRESENTABLE_TTL_MINUTES)),
+            problems));
   }
 
   /** Capability ids; whether each is registered is checked when CodeMode is built. */

@@ -20,7 +20,22 @@ public record RuntimeConfig(
     @JsonProperty("log_level") String logLevel,
     Authorization authorization,
     @JsonProperty("tokens_secret_file") String tokensSecretFile,
-    Codemode codemode) {
+    Codemode codemode,
+    Instance instance) {
+
+  /**
+   * What one instance may ask for (ours, issue 29): the most CPUs, memory and root disk, and the
+   * {@code limits.processes} every container gets.
+   */
+  public record Instance(
+      @JsonProperty("max_cpus") Long maxCpus,
+      @JsonProperty("max_memory_mb") Long maxMemoryMb,
+      @JsonProperty("max_disk_gb") Long maxDiskGb,
+      Long processes) {}
+
+  /** What one sandbox may hold together (ours, issue 29). */
+  public record SandboxLimits(
+      Long instances, Long cpus, @JsonProperty("memory_mb") Long memoryMb, Long networks) {}
 
   /** CodeMode engine settings (ours): worker reuse for one subject's executions (issue 19). */
   public record Codemode(@JsonProperty("worker_reuse") WorkerReuse workerReuse) {}
@@ -83,7 +98,10 @@ public record RuntimeConfig(
       @JsonProperty("reaper_interval_seconds") Long reaperIntervalSeconds,
       @JsonProperty("reaper_lease_seconds") Long reaperLeaseSeconds,
       List<String> confirm,
-      String visibility) {}
+      String visibility,
+      @JsonProperty("max_per_identity") Long maxPerIdentity,
+      @JsonProperty("max_lifetime_minutes") Long maxLifetimeMinutes,
+      SandboxLimits limits) {}
 
   /**
    * Address ranges (ours: constants of the original's site, made configuration). Sandbox bridge

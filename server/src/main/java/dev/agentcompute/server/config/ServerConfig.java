@@ -90,7 +90,8 @@ public record ServerConfig(
   /**
    * Sandbox policy: TTL bounds, the default network fabric, who may pin, the reaper's scan interval
    * and lease (how long a server that stopped renewing keeps others from reaping), the capability
-   * ids that need a person's confirmation, and sandbox visibility ({@code all} or {@code owner}).
+   * ids that need a person's confirmation, sandbox visibility ({@code all} or {@code owner}), and
+   * the quotas of instances, sandboxes and identities ({@code instance.*}, {@code sandbox.*}).
    */
   public record Sandbox(
       Duration defaultTtl,
@@ -100,7 +101,8 @@ public record ServerConfig(
       Duration reaperInterval,
       Duration reaperLease,
       List<String> confirm,
-      String visibility) {
+      String visibility,
+      dev.agentcompute.capabilities.config.Quotas quotas) {
 
     /** Whether agents see only the sandboxes they created. */
     public boolean ownerVisibility() {
