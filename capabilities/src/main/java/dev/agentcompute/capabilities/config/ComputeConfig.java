@@ -33,6 +33,7 @@ import java.util.function.Consumer;
  * @param ownerVisibility agents see only the sandboxes they created (sandbox.list, sandbox.get and
  *     the sandbox resources); otherwise every authenticated subject sees every sandbox
  * @param quotas what one instance, sandbox and identity may take
+ * @param isolation whether identities reach only their own sandboxes, and who reaches all
  */
 public record ComputeConfig(
     TtlPolicy ttl,
@@ -49,7 +50,8 @@ public record ComputeConfig(
     Duration reaperInterval,
     Duration reaperLease,
     boolean ownerVisibility,
-    Quotas quotas) {
+    Quotas quotas,
+    Isolation isolation) {
 
   public ComputeConfig {
     pinIdentities = Set.copyOf(pinIdentities);
@@ -90,7 +92,13 @@ public record ComputeConfig(
         Duration.ofSeconds(30),
         Duration.ofSeconds(90),
         false,
-        Quotas.defaults());
+        Quotas.defaults(),
+        Isolation.shared());
+  }
+
+  /** Owner isolation ({@code sandbox.access}, {@code sandbox.operators}). */
+  public ComputeConfig withIsolation(Isolation value) {
+    return with(b -> b.isolation = value);
   }
 
   /** Instance, sandbox and identity quotas ({@code instance.*}, {@code sandbox.*}). */
@@ -194,6 +202,7 @@ public record ComputeConfig(
     Duration reaperLease;
     boolean ownerVisibility;
     Quotas quotas;
+    Isolation isolation;
 
     Copy(ComputeConfig c) {
       ttl = c.ttl;
@@ -211,6 +220,7 @@ public record ComputeConfig(
       reaperLease = c.reaperLease;
       ownerVisibility = c.ownerVisibility;
       quotas = c.quotas;
+      isolation = c.isolation;
     }
 
     ComputeConfig build() {
@@ -229,7 +239,8 @@ public record ComputeConfig(
           reaperInterval,
           reaperLease,
           ownerVisibility,
-          quotas);
+          quotas,
+          isolation);
     }
   }
 }

@@ -44,7 +44,7 @@ public record Compute(
       Clock clock,
       RandomGenerator random,
       Optional<ScreenshotStore> screenshots) {
-    SandboxAccess access = new SandboxAccess(router, clock);
+    SandboxAccess access = new SandboxAccess(router, clock, config.isolation());
     ImageService images = new ImageService(access, catalog);
     // One set of Windows Driver sessions, shared by desktop.* and the desktop wait.
     WindowsDriver windows = new WindowsDriver(router);

@@ -48,7 +48,7 @@ public final class SandboxService {
     this.access = access;
     this.router = access.router();
     this.config = config;
-    this.names = new SandboxNameGenerator(random);
+    this.names = new SandboxNameGenerator(random, config.isolation().owner());
     this.quotas = new QuotaChecks(config.quotas());
   }
 
@@ -197,7 +197,13 @@ public final class SandboxService {
    * always, unless the configuration limits agents to the sandboxes they created.
    */
   public boolean visibleTo(String subject, Sandbox sandbox) {
-    return !config.ownerVisibility() || sandbox.subject().equals(subject);
+    String caller = subject == null ? "" : subject;
+    if (!config.isolation().mayReach(caller, sandbox.subject())) {
+      return false;
+    }
+    return !config.ownerVisibility()
+        || config.isolation().operators().contains(caller)
+        || sandbox.subject().equals(caller);
   }
 
   /** {@link #get}, as a missing sandbox when the subject may not see it. */

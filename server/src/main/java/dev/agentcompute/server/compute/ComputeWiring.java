@@ -31,6 +31,7 @@ public final class ComputeWiring {
         .withReaperInterval(sandbox.reaperInterval())
         .withReaperLease(sandbox.reaperLease())
         .withOwnerVisibility(sandbox.ownerVisibility())
-        .withQuotas(sandbox.quotas());
+        .withQuotas(sandbox.quotas())
+        .withIsolation(sandbox.isolation());
   }
 }

@@ -106,6 +106,7 @@ final class ConfigChanges {
     m.put("sandbox.confirm", c.sandbox().confirm());
     m.put("sandbox.visibility", c.sandbox().visibility());
     m.put("quotas (instance.*, sandbox.max_*, sandbox.limits.*)", c.sandbox().quotas());
+    m.put("sandbox.access, sandbox.operators", c.sandbox().isolation());
     m.put("tokens_secret_file", c.codemode().tokensSecretFile());
     m.put("codemode.worker_reuse", c.codemode().workerReuse());
     m.put("log_level", c.logLevel());

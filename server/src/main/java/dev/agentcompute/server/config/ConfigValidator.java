@@ -77,7 +77,7 @@ final class ConfigValidator {
         raw.sandbox() != null
             ? raw.sandbox()
             : new RuntimeConfig.Sandbox(
-                null, null, null, null, null, null, null, null, null, null, null);
+                null, null, null, null, null, null, null, null, null, null, null, null, null);
     ServerConfig.Incus incusConfig = incus(incus);
     ServerConfig.Sandbox sandboxConfig = sandbox(sandbox, raw);
     if ("bridge".equals(sandboxConfig.defaultNetworkKind()) && blank(incus.host())) {
@@ -277,7 +277,8 @@ final class ConfigValidator {
         QuotaSettings.load(
             raw,
             Duration.ofMinutes(Math.min(Math.max(maxTtl, 0), MAX_REPRESENTABLE_TTL_MINUTES)),
-            problems));
+            problems),
+        isolation(sandbox.access(), sandbox.operators()));
   }
 
   /** Capability ids; whether each is registered is checked when CodeMode is built. */
@@ -295,6 +296,24 @@ final class ConfigValidator {
       problems.add("sandbox.confirm lists a capability more than once");
     }
     return List.copyOf(ids);
+  }
+
+  private dev.agentcompute.capabilities.config.Isolation isolation(
+      String access, List<String> operators) {
+    boolean owner = false;
+    if (access != null && !access.isEmpty()) {
+      if (access.equals("owner")) {
+        owner = true;
+      } else if (!access.equals("all")) {
+        problems.add("sandbox.access must be all or owner, got \"" + access + "\"");
+      }
+    }
+    List<String> ops = operators == null ? List.of() : operators;
+    if (ops.stream().anyMatch(ConfigValidator::blank)) {
+      problems.add("sandbox.operators entries must be identities, got an empty one");
+      ops = List.of();
+    }
+    return new dev.agentcompute.capabilities.config.Isolation(owner, java.util.Set.copyOf(ops));
   }
 
   private String visibility(String value) {

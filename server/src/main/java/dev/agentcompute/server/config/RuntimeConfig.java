@@ -101,7 +101,9 @@ public record RuntimeConfig(
       String visibility,
       @JsonProperty("max_per_identity") Long maxPerIdentity,
       @JsonProperty("max_lifetime_minutes") Long maxLifetimeMinutes,
-      SandboxLimits limits) {}
+      SandboxLimits limits,
+      String access,
+      List<String> operators) {}
 
   /**
    * Address ranges (ours: constants of the original's site, made configuration). Sandbox bridge

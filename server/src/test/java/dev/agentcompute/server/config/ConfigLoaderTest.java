@@ -139,6 +139,16 @@ public class ConfigLoaderTest {
           limits: {instances: 4, cpus: 4, memory_mb: 4096, networks: 2}
         """))
             .config();
+    assertThat(ComputeWiring.computeConfig(c).isolation())
+        .isEqualTo(dev.agentcompute.capabilities.config.Isolation.shared());
+    assertThat(
+            ComputeWiring.computeConfig(
+                    ConfigLoader.load(
+                            write("q2.yaml", base + "sandbox: {access: owner, operators: [ops]}\n"))
+                        .config())
+                .isolation())
+        .isEqualTo(
+            new dev.agentcompute.capabilities.config.Isolation(true, java.util.Set.of("ops")));
     assertThat(ComputeWiring.computeConfig(c).quotas())
         .isEqualTo(
             new dev.agentcompute.capabilities.config.Quotas(
@@ -307,6 +317,8 @@ public class ConfigLoaderTest {
         "incus: {remote: r, pool: p}               | 'sandbox: {max_per_identity: 0}' | sandbox.max_per_identity must be between 1 and 100000, got 0",
         "incus: {remote: r, pool: p}               | 'sandbox: {max_ttl_minutes: 600, max_lifetime_minutes: 300}' | sandbox.max_lifetime_minutes (300) must be at least sandbox.max_ttl_minutes (600)",
         "incus: {remote: r, pool: p}               | 'sandbox: {limits: {cpus: 2}}' | sandbox.limits.cpus (2) must be at least instance.max_cpus (4)",
+        "incus: {remote: r, pool: p}               | 'sandbox: {access: mine}' | sandbox.access must be all or owner, got \"mine\"",
+        "incus: {remote: r, pool: p}               | 'sandbox: {access: owner, operators: [\"\"]}' | sandbox.operators entries must be identities, got an empty one",
       })
   void validationMessages(String incus, String extra, String message) throws IOException {
     String shots = "screenshots: {base_url: 'http://127.0.0.1:8081'}\n";
