@@ -36,7 +36,8 @@ final class IncusHarness {
         .withReaperInterval(Duration.ofHours(1))
         // ITs of several modules share one identity on one incusd: the per-identity cap is the
         // hostile suite's to test.
-        .withQuotas(Quotas.defaults().withSandboxesPerIdentity(1000));
+        // The same for a sandbox's room: the ITs build bigger sandboxes than the defaults allow.
+        .withQuotas(new Quotas(4, 8192, 128, 1000, 1000, Duration.ofDays(3), 32, 64, 65536, 32));
   }
 
   /**
