@@ -28,6 +28,10 @@ public record CapabilityDefinition<I extends Record, O extends Record>(
   /** Calls the handler with an untyped input (the adapter's bridge). */
   @SuppressWarnings("unchecked")
   public O invoke(String subject, Object input) {
-    return handler.apply(subject, (I) input);
+    // Every sandbox lookup inside the call sees who is asking (owner isolation).
+    return ScopedValue.where(
+            dev.agentcompute.capabilities.service.SandboxAccess.CALLER,
+            subject == null ? "" : subject)
+        .call(() -> handler.apply(subject, (I) input));
   }
 }

@@ -32,6 +32,8 @@ import java.util.function.Consumer;
  *     Incus: the holder renews it each scan; when it dies another server takes over after this)
  * @param ownerVisibility agents see only the sandboxes they created (sandbox.list, sandbox.get and
  *     the sandbox resources); otherwise every authenticated subject sees every sandbox
+ * @param quotas what one instance, sandbox and identity may take
+ * @param isolation whether identities reach only their own sandboxes, and who reaches all
  */
 public record ComputeConfig(
     TtlPolicy ttl,
@@ -47,7 +49,9 @@ public record ComputeConfig(
     List<Ipv4Cidr> protectedRanges,
     Duration reaperInterval,
     Duration reaperLease,
-    boolean ownerVisibility) {
+    boolean ownerVisibility,
+    Quotas quotas,
+    Isolation isolation) {
 
   public ComputeConfig {
     pinIdentities = Set.copyOf(pinIdentities);
@@ -87,7 +91,19 @@ public record ComputeConfig(
             Ipv4Cidr.parse("10.10.70.0/24").orElseThrow()),
         Duration.ofSeconds(30),
         Duration.ofSeconds(90),
-        false);
+        false,
+        Quotas.defaults(),
+        Isolation.shared());
+  }
+
+  /** Owner isolation ({@code sandbox.access}, {@code sandbox.operators}). */
+  public ComputeConfig withIsolation(Isolation value) {
+    return with(b -> b.isolation = value);
+  }
+
+  /** Instance, sandbox and identity quotas ({@code instance.*}, {@code sandbox.*}). */
+  public ComputeConfig withQuotas(Quotas value) {
+    return with(b -> b.quotas = value);
   }
 
   public ComputeConfig withTtl(TtlPolicy value) {
@@ -185,6 +201,8 @@ public record ComputeConfig(
     Duration reaperInterval;
     Duration reaperLease;
     boolean ownerVisibility;
+    Quotas quotas;
+    Isolation isolation;
 
     Copy(ComputeConfig c) {
       ttl = c.ttl;
@@ -201,6 +219,8 @@ public record ComputeConfig(
       reaperInterval = c.reaperInterval;
       reaperLease = c.reaperLease;
       ownerVisibility = c.ownerVisibility;
+      quotas = c.quotas;
+      isolation = c.isolation;
     }
 
     ComputeConfig build() {
@@ -218,7 +238,9 @@ public record ComputeConfig(
           protectedRanges,
           reaperInterval,
           reaperLease,
-          ownerVisibility);
+          ownerVisibility,
+          quotas,
+          isolation);
     }
   }
 }

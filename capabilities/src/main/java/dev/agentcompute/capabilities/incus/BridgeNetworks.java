@@ -25,12 +25,17 @@ final class BridgeNetworks {
 
   private final Networks networks;
   private final SubnetClaims claims;
+  private final BridgeBaseline baseline;
+  private final BridgeFence fences;
   private final SecureRandom random = new SecureRandom();
 
   /** {@code networks} works in the default project, where sandbox bridges live. */
-  BridgeNetworks(Networks networks, SubnetClaims claims) {
+  BridgeNetworks(
+      Networks networks, SubnetClaims claims, BridgeBaseline baseline, BridgeFence fences) {
     this.networks = networks;
     this.claims = claims;
+    this.baseline = baseline;
+    this.fences = fences;
   }
 
   /** An {@code ac<8 hex>} name no network has yet. */
@@ -76,10 +81,12 @@ final class BridgeNetworks {
               createBridge(sandbox, logical, physical, a, dhcp, nat, dns);
               return a;
             },
-            () ->
-                IncusRaces.retried(
-                    "delete bridge " + physical,
-                    () -> IncusFailures.ignoreNotFound(() -> networks.delete(physical))));
+            () -> {
+              IncusRaces.retried(
+                  "delete bridge " + physical,
+                  () -> IncusFailures.ignoreNotFound(() -> networks.delete(physical)));
+              fences.delete(physical);
+            });
     return SandboxNetwork.of(logical, "bridge", address);
   }
 
@@ -91,16 +98,43 @@ final class BridgeNetworks {
       boolean dhcp,
       boolean nat,
       boolean dns) {
+    baseline.applyOnce();
     Map<String, String> cfg = new LinkedHashMap<>();
     cfg.put("ipv4.address", address);
     cfg.put("ipv4.nat", Boolean.toString(nat));
     cfg.put("ipv4.dhcp", Boolean.toString(dhcp));
     cfg.put("ipv6.address", "none");
     cfg.put("dns.mode", dns ? "managed" : "none");
+    boolean fenced = dev.agentcompute.capabilities.model.Ipv4Cidr.parse(address).isPresent();
+    cfg.putAll(baseline.bridgeConfig(physical, fenced));
     cfg.putAll(Meta.tags(sandbox, logical));
     NetworkSpec spec =
         new NetworkSpec(physical, "bridge", "agentcompute " + sandbox + "/" + logical, cfg);
-    IncusRaces.retried("create bridge " + physical, () -> createOrAdopt(spec, sandbox));
+    fences.write(sandbox, logical, physical, address, nat);
+    try {
+      IncusRaces.retried("create bridge " + physical, () -> createOrAdopt(spec, sandbox));
+    } catch (RuntimeException e) {
+      try {
+        if (!exists(physical)) {
+          fences.delete(physical);
+        }
+      } catch (RuntimeException cleanup) {
+        e.addSuppressed(cleanup);
+      }
+      throw e;
+    }
+  }
+
+  private boolean exists(String physical) {
+    try {
+      networks.get(physical);
+      return true;
+    } catch (IncusException e) {
+      if (IncusFailures.isNotFound(e)) {
+        return false;
+      }
+      throw e;
+    }
   }
 
   /**
@@ -186,6 +220,7 @@ final class BridgeNetworks {
       network = networks.get(physical);
     } catch (IncusException e) {
       if (IncusFailures.isNotFound(e)) {
+        fences.delete(physical); // a deletion interrupted between the bridge and its fence
         return;
       }
       throw e;
@@ -199,5 +234,6 @@ final class BridgeNetworks {
     IncusRaces.retried(
         "delete bridge " + physical,
         () -> IncusFailures.ignoreNotFound(() -> networks.delete(physical)));
+    fences.delete(physical);
   }
 }

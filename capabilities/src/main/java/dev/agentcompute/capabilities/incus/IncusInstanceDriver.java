@@ -13,6 +13,7 @@ import dev.agentcompute.capabilities.model.GuestOs;
 import dev.agentcompute.capabilities.model.InstanceAction;
 import dev.agentcompute.capabilities.model.InstancePlan;
 import dev.agentcompute.capabilities.model.Names;
+import dev.agentcompute.capabilities.model.NetworkKind;
 import dev.agentcompute.capabilities.model.Progress;
 import dev.agentcompute.capabilities.model.ResolvedImage;
 import dev.agentcompute.capabilities.model.Sandbox;
@@ -128,11 +129,22 @@ final class IncusInstanceDriver implements InstanceDriver {
           names
               .physical(sandbox, plan.network())
               .orElseThrow(() -> Errors.networkNotFound(plan.network(), sandbox.name()));
-      devices.put("eth0", Map.of("type", "nic", "network", physical, "name", "eth0"));
+      Map<String, String> nic = new LinkedHashMap<>();
+      nic.put("type", "nic");
+      nic.put("network", physical);
+      nic.put("name", "eth0");
+      if (sandbox.networkKind() == NetworkKind.BRIDGE) {
+        nic.putAll(NicFiltering.keys(client.networks().get(physical).config(), ""));
+      }
+      devices.put("eth0", nic);
     }
     Map<String, String> cfg = new LinkedHashMap<>();
     cfg.put("limits.cpu", Integer.toString(plan.cpus()));
     cfg.put("limits.memory", plan.memoryMb() + "MiB");
+    if (!plan.kind().equals("vm")) {
+      // A fork bomb stops at this many processes, far below the host's pid_max.
+      cfg.put("limits.processes", Integer.toString(config.quotas().processes()));
+    }
     cfg.put(Meta.IMAGE, plan.image());
     cfg.put(Meta.DESKTOP, Boolean.toString(plan.source().desktop()));
     boolean windows = GuestOs.of(plan.source().os()) == GuestOs.WINDOWS;

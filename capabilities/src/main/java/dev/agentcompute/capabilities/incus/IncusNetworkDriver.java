@@ -195,6 +195,9 @@ final class IncusNetworkDriver implements NetworkDriver {
     if (mac != null && !mac.isEmpty()) {
       device.put("hwaddr", mac);
     }
+    if (sandbox.networkKind() == NetworkKind.BRIDGE) {
+      device.putAll(NicFiltering.keys(project.networks().get(physical).config(), ip));
+    }
     devices.put(nicName, device);
     project
         .instances()

@@ -41,6 +41,7 @@ public final class IncusPlatform implements AutoCloseable {
   private final Optional<OvnNorthbound> northbound;
   private final Platform platform;
   private final ProjectMutex mutex;
+  private final BridgeBaseline baseline;
 
   private IncusPlatform(
       IncusClient client,
@@ -55,7 +56,18 @@ public final class IncusPlatform implements AutoCloseable {
     SandboxProjects projects = new SandboxProjects(this.client, config.member());
     SubnetClaims claims =
         new SubnetClaims(this.client.networks(), config.bridgeSubnets(), config.ovnUplink());
-    BridgeNetworks bridges = new BridgeNetworks(this.client.networks(), claims);
+    this.baseline =
+        new BridgeBaseline(
+            this.client.networks(),
+            this.client.networkAcls(),
+            config.bridgeSubnets(),
+            config.protectedRanges());
+    BridgeNetworks bridges =
+        new BridgeNetworks(
+            this.client.networks(),
+            claims,
+            baseline,
+            new BridgeFence(this.client.networkAcls(), config.bridgeSubnets()));
     OvnAcls acls = new OvnAcls(config.protectedRanges());
     OvnNetworks ovn = new OvnNetworks(this.client, config.ovnUplink(), acls, claims);
     NetworkNames names = new NetworkNames(projects, ovn);
@@ -118,6 +130,16 @@ public final class IncusPlatform implements AutoCloseable {
   public static IncusPlatform over(
       IncusClient client, ComputeConfig config, OvnNorthbound northbound) {
     return new IncusPlatform(client, false, config, Optional.of(northbound));
+  }
+
+  /**
+   * Writes the bridge containment ACL for this configuration (its protected ranges, pool and the
+   * host's addresses now) into Incus: every existing sandbox bridge follows at once. Each
+   * configuration generation calls it; a platform that never does writes it before its first
+   * bridge.
+   */
+  public void applyBridgeBaseline() {
+    IncusFailures.translating(Runnable.class, baseline::apply).run();
   }
 
   /**

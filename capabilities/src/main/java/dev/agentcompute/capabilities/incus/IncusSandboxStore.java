@@ -73,6 +73,7 @@ final class IncusSandboxStore implements SandboxStore {
     }
     String physical = bridges.freePhysicalName();
     Map<String, String> cfg = Meta.restrictedProject();
+    cfg.putAll(limits());
     cfg.put("features.networks", "false");
     cfg.put("restricted.networks.access", physical);
     cfg.put(Meta.HOST, sandbox.member());
@@ -88,12 +89,25 @@ final class IncusSandboxStore implements SandboxStore {
    */
   private void createOvn(Sandbox sandbox) {
     Map<String, String> cfg = Meta.restrictedProject();
+    cfg.putAll(limits());
     cfg.put("features.networks", "true");
     cfg.put("restricted.networks.uplinks", config.ovnUplink());
     cfg.putAll(SandboxProjects.metadata(sandbox));
     createProject(sandbox, cfg);
     ovn.create(
         sandbox.name(), new NetworkPlan("default", NetworkKind.OVN, "", true, true, true), "");
+  }
+
+  /**
+   * Incus's own project limits, under the quota checks of the compute services: what holds even if
+   * a path around them were found.
+   */
+  private Map<String, String> limits() {
+    var quotas = config.quotas();
+    return Map.of(
+        "limits.instances", Integer.toString(quotas.sandboxInstances()),
+        "limits.cpu", Integer.toString(quotas.sandboxCpus()),
+        "limits.memory", quotas.sandboxMemoryMb() + "MiB");
   }
 
   private void createProject(Sandbox sandbox, Map<String, String> cfg) {

@@ -44,11 +44,12 @@ public record Compute(
       Clock clock,
       RandomGenerator random,
       Optional<ScreenshotStore> screenshots) {
-    SandboxAccess access = new SandboxAccess(router, clock);
+    SandboxAccess access = new SandboxAccess(router, clock, config.isolation());
     ImageService images = new ImageService(access, catalog);
     // One set of Windows Driver sessions, shared by desktop.* and the desktop wait.
     WindowsDriver windows = new WindowsDriver(router);
-    InstanceService instances = new InstanceService(access, images, windows);
+    InstanceService instances =
+        new InstanceService(access, images, windows, new QuotaChecks(config.quotas()));
     SandboxService sandboxes = new SandboxService(access, config, random);
     screenshots.ifPresent(store -> sandboxes.onDeleted(store::purge));
     sandboxes.onDeleted(windows::forget);

@@ -39,9 +39,12 @@ public final class InstanceService {
   private final DesktopDriver desktop;
   private final WindowsDriver windowsDesktop;
   private final WindowsGuest windows;
+  private final QuotaChecks quotas;
 
-  InstanceService(SandboxAccess access, ImageService images, WindowsDriver windowsDesktop) {
+  InstanceService(
+      SandboxAccess access, ImageService images, WindowsDriver windowsDesktop, QuotaChecks quotas) {
     this.access = access;
+    this.quotas = quotas;
     this.router = access.router();
     this.images = images;
     this.desktop = new DesktopDriver(access.router());
@@ -92,6 +95,7 @@ public final class InstanceService {
             resolved.memoryMb());
     int diskGb =
         within("disk_gb", options.diskGb(), 1, ComputeLimits.DISK_GB_MAX, resolved.diskGb());
+    quotas.instanceSize(cpus, memoryMb, diskGb);
     InstancePlan plan =
         new InstancePlan(
             name,
@@ -133,6 +137,8 @@ public final class InstanceService {
               if (driver.find(sandbox, name).isPresent()) {
                 throw Errors.instanceExists(name, sandboxName);
               }
+              // Inside the sandbox's gate: two creations cannot both take the last room.
+              quotas.sandboxRoom(sandboxName, driver.list(sandbox), cpus, memoryMb);
               return driver.accept(sandbox, plan);
             });
     Sandbox sandbox = access.require(sandboxName);

@@ -29,12 +29,14 @@ public final class NetworkService {
   private final PlatformRouter router;
   private final InstanceService instances;
   private final ComputeConfig config;
+  private final QuotaChecks quotas;
 
   public NetworkService(SandboxAccess access, InstanceService instances, ComputeConfig config) {
     this.access = access;
     this.router = access.router();
     this.instances = instances;
     this.config = config;
+    this.quotas = new QuotaChecks(config.quotas());
   }
 
   public SandboxNetwork create(String sandboxName, NetworkPlan plan) {
@@ -59,6 +61,11 @@ public final class NetworkService {
                   .anyMatch(n -> n.name().equals(plan.name()))) {
             throw Errors.of(
                 "network \"%s\" already exists in sandbox \"%s\"", plan.name(), sandboxName);
+          }
+          List<SandboxNetwork> existing = router.networks(sandbox).list(sandbox);
+          // An identical re-create of an existing network (OVN) takes no room.
+          if (existing.stream().noneMatch(n -> n.name().equals(plan.name()))) {
+            quotas.networkRoom(sandboxName, existing.size());
           }
           return router.networks(sandbox).create(sandbox, plan);
         });

@@ -1,5 +1,6 @@
 package dev.agentcompute.capabilities.service;
 
+import dev.agentcompute.capabilities.config.Isolation;
 import dev.agentcompute.capabilities.model.Errors;
 import dev.agentcompute.capabilities.model.Names;
 import dev.agentcompute.capabilities.model.Sandbox;
@@ -18,13 +19,26 @@ import java.util.function.Supplier;
  * functions they pass to {@link #live} and {@link #existing}.
  */
 public final class SandboxAccess {
+  /**
+   * The identity whose capability call is running ({@link
+   * dev.agentcompute.capabilities.adapter.CapabilityDefinition#invoke} binds it). Unbound for the
+   * server's own work (the reaper), which reaches every sandbox.
+   */
+  public static final ScopedValue<String> CALLER = ScopedValue.newInstance();
+
   private final PlatformRouter router;
   private final Clock clock;
+  private final Isolation isolation;
   private final SandboxGate gate = new SandboxGate();
 
   public SandboxAccess(PlatformRouter router, Clock clock) {
+    this(router, clock, Isolation.shared());
+  }
+
+  public SandboxAccess(PlatformRouter router, Clock clock, Isolation isolation) {
     this.router = router;
     this.clock = clock;
+    this.isolation = isolation;
   }
 
   public PlatformRouter router() {
@@ -41,9 +55,18 @@ public final class SandboxAccess {
     return find(sandbox).orElseThrow(() -> Errors.sandboxNotFound(sandbox));
   }
 
-  /** The sandbox of that name, on whichever platform has it. */
+  /**
+   * The sandbox of that name, on whichever platform has it. With owner isolation, another
+   * identity's sandbox is not found: every capability then answers as for a missing one, and no
+   * answer tells an agent that the name is taken by someone else.
+   */
   public Optional<Sandbox> find(String sandbox) {
-    return router.find(sandbox);
+    return router.find(sandbox).filter(this::reachable);
+  }
+
+  /** Whether the running call's identity (if any) may reach {@code sandbox}. */
+  public boolean reachable(Sandbox sandbox) {
+    return !CALLER.isBound() || isolation.mayReach(CALLER.get(), sandbox.subject());
   }
 
   /** Runs {@code action} under the sandbox's gate on the sandbox, which must exist and be live. */

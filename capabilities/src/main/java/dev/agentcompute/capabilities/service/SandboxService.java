@@ -36,6 +36,11 @@ public final class SandboxService {
   private final PlatformRouter router;
   private final ComputeConfig config;
   private final SandboxNameGenerator names;
+  private final QuotaChecks quotas;
+
+  /** One lock per identity: its creations count its live sandboxes one at a time. */
+  private final java.util.concurrent.ConcurrentHashMap<String, Object> creators =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   /** Told the name of each sandbox deleted or reaped (the screenshot store purges it). */
   private final List<Consumer<String>> deletionListeners = new CopyOnWriteArrayList<>();
@@ -44,13 +49,22 @@ public final class SandboxService {
     this.access = access;
     this.router = access.router();
     this.config = config;
-    this.names = new SandboxNameGenerator(random);
+    this.names = new SandboxNameGenerator(random, config.isolation().owner());
+    this.quotas = new QuotaChecks(config.quotas());
   }
 
   /** A new sandbox with its default network (empty for platforms without networks). */
   public record Created(Sandbox sandbox, Optional<SandboxNetwork> network) {}
 
   public Created create(
+      String subject, String name, String platform, long ttlMinutes, boolean pinned) {
+    String who = subject == null ? "" : subject;
+    synchronized (creators.computeIfAbsent(who, k -> new Object())) {
+      return createChecked(subject, name, platform, ttlMinutes, pinned);
+    }
+  }
+
+  private Created createChecked(
       String subject, String name, String platform, long ttlMinutes, boolean pinned) {
     if (pinned && !mayPin(subject)) {
       throw Errors.pinningRequiresOperator();
@@ -61,10 +75,17 @@ public final class SandboxService {
       Names.require(name);
     }
     String wanted = platform == null || platform.isEmpty() ? DEFAULT_PLATFORM : platform;
+    if (ttl.compareTo(quotas.quotas().maxLifetime()) > 0) {
+      throw Errors.of(
+          "ttl_minutes %d is longer than the maximum lifetime of %d minutes"
+              + " (sandbox.max_lifetime_minutes)",
+          ttl.toMinutes(), quotas.quotas().maxLifetime().toMinutes());
+    }
     Platform target =
         router
             .platform(wanted)
             .orElseThrow(() -> Errors.of("platform \"%s\" is not available yet", wanted));
+    quotas.sandboxesOf(subject == null ? "" : subject, all(), access.now());
     if (named) {
       return createNamed(target, subject, name, ttl, pinned);
     }
@@ -178,7 +199,13 @@ public final class SandboxService {
    * always, unless the configuration limits agents to the sandboxes they created.
    */
   public boolean visibleTo(String subject, Sandbox sandbox) {
-    return !config.ownerVisibility() || sandbox.subject().equals(subject);
+    String caller = subject == null ? "" : subject;
+    if (!config.isolation().mayReach(caller, sandbox.subject())) {
+      return false;
+    }
+    return !config.ownerVisibility()
+        || config.isolation().operators().contains(caller)
+        || sandbox.subject().equals(caller);
   }
 
   /** {@link #get}, as a missing sandbox when the subject may not see it. */
@@ -218,17 +245,19 @@ public final class SandboxService {
     Instant expiry =
         access.live(
             name,
-            sandbox ->
-                store(
-                        sandbox,
-                        name,
-                        current -> {
-                          requested[0] = access.now().plus(ttl);
-                          return requested[0].isAfter(current.expiresAt())
-                              ? current.withExpiresAt(requested[0])
-                              : current;
-                        })
-                    .expiresAt());
+            sandbox -> {
+              quotas.lifetime(sandbox, access.now().plus(ttl));
+              return store(
+                      sandbox,
+                      name,
+                      current -> {
+                        requested[0] = access.now().plus(ttl);
+                        return requested[0].isAfter(current.expiresAt())
+                            ? current.withExpiresAt(requested[0])
+                            : current;
+                      })
+                  .expiresAt();
+            });
     return new Extension(expiry, requested[0]);
   }
 

@@ -729,6 +729,11 @@ class BridgeErrorsIT {
                 java.util.Map.entry("features.images", "true"),
                 java.util.Map.entry("features.profiles", "true"),
                 java.util.Map.entry("features.networks", "false"),
+                // Quotas (docs/configuration.md): the project's own Incus limits under the quota
+                // checks.
+                java.util.Map.entry("limits.instances", "32"),
+                java.util.Map.entry("limits.cpu", "64"),
+                java.util.Map.entry("limits.memory", "65536MiB"),
                 java.util.Map.entry("restricted", "true"),
                 java.util.Map.entry("restricted.containers.nesting", "block"),
                 java.util.Map.entry("restricted.containers.privilege", "unprivileged"),

@@ -3,6 +3,7 @@ package dev.agentcompute.capabilities.it;
 import dev.agentcompute.capabilities.ComputeRuntime;
 import dev.agentcompute.capabilities.adapter.CapabilityDefinition;
 import dev.agentcompute.capabilities.config.ComputeConfig;
+import dev.agentcompute.capabilities.config.Quotas;
 import dev.agentcompute.capabilities.incus.IncusPlatform;
 import dev.agentcompute.capabilities.incus.LocalIncus;
 import dev.agentcompute.capabilities.model.SubnetPool;
@@ -32,7 +33,11 @@ final class IncusHarness {
         .withCatalogFile(root().resolve("images/catalog.yaml"))
         .withBridgeSubnets(SubnetPool.parse("10.211.0.0/16", 24))
         .withPinIdentities(Set.of("operator"))
-        .withReaperInterval(Duration.ofHours(1));
+        .withReaperInterval(Duration.ofHours(1))
+        // ITs of several modules share one identity on one incusd: the per-identity cap is the
+        // hostile suite's to test.
+        // The same for a sandbox's room: the ITs build bigger sandboxes than the defaults allow.
+        .withQuotas(new Quotas(4, 8192, 128, 1000, 1000, Duration.ofDays(3), 32, 64, 65536, 32));
   }
 
   /**

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentcompute.capabilities.catalog.ImageCatalog;
 import dev.agentcompute.capabilities.config.ComputeConfig;
+import dev.agentcompute.capabilities.config.Quotas;
 import dev.agentcompute.capabilities.model.BackendException;
 import dev.agentcompute.capabilities.model.Sandbox;
 import dev.agentcompute.capabilities.model.SandboxNetwork;
@@ -50,7 +51,10 @@ class SandboxPolicyTest {
   private final Compute compute =
       Compute.over(
           new PlatformRouter(List.of(backend.platform())),
-          ComputeConfig.defaults().withPinIdentities(Set.of("op")),
+          ComputeConfig.defaults()
+              .withPinIdentities(Set.of("op"))
+              // The name-collision test fills the store with one identity's sandboxes.
+              .withQuotas(Quotas.defaults().withSandboxesPerIdentity(1000)),
           ImageCatalog.parse("schema_version: 1\nimages: []\n"),
           clock,
           new SplittableRandom(42));

@@ -50,6 +50,8 @@ record ComputeGeneration(
       long number, ServerConfig config, String catalogueDigest, Backends backends) {
     ComputeConfig computeConfig = ComputeWiring.computeConfig(config);
     IncusPlatform incus = backends.platform(computeConfig);
+    // Existing sandbox bridges follow this configuration's protected ranges from now on.
+    incus.applyBridgeBaseline();
     List<Platform> platforms = new ArrayList<>(List.of(incus.platform()));
     backends
         .lume()
@@ -124,9 +126,13 @@ record ComputeGeneration(
         });
   }
 
-  /** Whether a new configuration needs a new generation (sandbox policy or catalogue changed). */
+  /**
+   * Whether a new configuration needs a new generation (sandbox policy, protected ranges or
+   * catalogue changed).
+   */
   boolean differsFrom(ServerConfig next, String nextCatalogueDigest) {
     return !config.sandbox().equals(next.sandbox())
+        || !config.network().equals(next.network())
         || !config.authorization().equals(next.authorization())
         || !config.codemode().workerReuse().equals(next.codemode().workerReuse())
         || config.codemode().agentGuidance() != next.codemode().agentGuidance()

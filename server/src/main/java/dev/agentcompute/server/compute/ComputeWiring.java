@@ -30,6 +30,8 @@ public final class ComputeWiring {
         .withProtectedRanges(config.network().protectedRanges())
         .withReaperInterval(sandbox.reaperInterval())
         .withReaperLease(sandbox.reaperLease())
-        .withOwnerVisibility(sandbox.ownerVisibility());
+        .withOwnerVisibility(sandbox.ownerVisibility())
+        .withQuotas(sandbox.quotas())
+        .withIsolation(sandbox.isolation());
   }
 }

@@ -37,9 +37,8 @@ final class ConfigChanges {
     if (key.startsWith("lume.")) {
       return Optional.of("the Lume backend is connected once at startup");
     }
-    if (key.startsWith("network.")) {
-      return Optional.of(
-          "sandbox networks are allocated and guarded with the ranges set at startup");
+    if (key.equals("network.bridge_subnets")) {
+      return Optional.of("sandbox networks are allocated from the pool set at startup");
     }
     if (key.equals("tokens_secret_file")) {
       return Optional.of("the token secret is read once at startup");
@@ -64,7 +63,9 @@ final class ConfigChanges {
         next.sandbox(),
         next.imagesFile(),
         startup.screenshots(),
-        startup.network(),
+        // The protected ranges follow a reload: the next generation rewrites the bridge baseline.
+        new ServerConfig.Network(
+            startup.network().bridgeSubnets(), next.network().protectedRanges()),
         next.logLevel(),
         next.authorization(),
         new ServerConfig.Codemode(
@@ -111,6 +112,8 @@ final class ConfigChanges {
     m.put("screenshots.listen", c.screenshots().listen());
     m.put("sandbox.confirm", c.sandbox().confirm());
     m.put("sandbox.visibility", c.sandbox().visibility());
+    m.put("quotas (instance.*, sandbox.max_*, sandbox.limits.*)", c.sandbox().quotas());
+    m.put("sandbox.access, sandbox.operators", c.sandbox().isolation());
     m.put("tokens_secret_file", c.codemode().tokensSecretFile());
     m.put("codemode.worker_reuse", c.codemode().workerReuse());
     m.put("codemode.agent_guidance", c.codemode().agentGuidance());

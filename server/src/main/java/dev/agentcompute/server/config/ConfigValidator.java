@@ -77,9 +77,10 @@ final class ConfigValidator {
     RuntimeConfig.Sandbox sandbox =
         raw.sandbox() != null
             ? raw.sandbox()
-            : new RuntimeConfig.Sandbox(null, null, null, null, null, null, null, null);
+            : new RuntimeConfig.Sandbox(
+                null, null, null, null, null, null, null, null, null, null, null, null, null);
     ServerConfig.Incus incusConfig = incus(incus);
-    ServerConfig.Sandbox sandboxConfig = sandbox(sandbox);
+    ServerConfig.Sandbox sandboxConfig = sandbox(sandbox, raw);
     if ("bridge".equals(sandboxConfig.defaultNetworkKind()) && blank(incus.host())) {
       problems.add("incus.host is required for bridge sandboxes");
     }
@@ -227,7 +228,7 @@ final class ConfigValidator {
     }
   }
 
-  private ServerConfig.Sandbox sandbox(RuntimeConfig.Sandbox sandbox) {
+  private ServerConfig.Sandbox sandbox(RuntimeConfig.Sandbox sandbox, RuntimeConfig raw) {
     long defaultTtl =
         sandbox.defaultTtlMinutes() == null || sandbox.defaultTtlMinutes() == 0
             ? DEFAULT_TTL_MINUTES
@@ -275,7 +276,12 @@ final class ConfigValidator {
         Duration.ofSeconds(interval),
         Duration.ofSeconds(lease),
         confirm(sandbox.confirm()),
-        visibility(sandbox.visibility()));
+        visibility(sandbox.visibility()),
+        QuotaSettings.load(
+            raw,
+            Duration.ofMinutes(Math.min(Math.max(maxTtl, 0), MAX_REPRESENTABLE_TTL_MINUTES)),
+            problems),
+        isolation(sandbox.access(), sandbox.operators()));
   }
 
   /** Capability ids; whether each is registered is checked when CodeMode is built. */
@@ -293,6 +299,24 @@ final class ConfigValidator {
       problems.add("sandbox.confirm lists a capability more than once");
     }
     return List.copyOf(ids);
+  }
+
+  private dev.agentcompute.capabilities.config.Isolation isolation(
+      String access, List<String> operators) {
+    boolean owner = false;
+    if (access != null && !access.isEmpty()) {
+      if (access.equals("owner")) {
+        owner = true;
+      } else if (!access.equals("all")) {
+        problems.add("sandbox.access must be all or owner, got \"" + access + "\"");
+      }
+    }
+    List<String> ops = operators == null ? List.of() : operators;
+    if (ops.stream().anyMatch(ConfigValidator::blank)) {
+      problems.add("sandbox.operators entries must be identities, got an empty one");
+      ops = List.of();
+    }
+    return new dev.agentcompute.capabilities.config.Isolation(owner, java.util.Set.copyOf(ops));
   }
 
   private String visibility(String value) {

@@ -22,7 +22,22 @@ public record RuntimeConfig(
     Authorization authorization,
     @JsonProperty("tokens_secret_file") String tokensSecretFile,
     Codemode codemode,
-    Http http) {
+    Http http,
+    Instance instance) {
+
+  /**
+   * What one instance may ask for (ours; docs/configuration.md): the most CPUs, memory and root
+   * disk, and the {@code limits.processes} every container gets.
+   */
+  public record Instance(
+      @JsonProperty("max_cpus") Long maxCpus,
+      @JsonProperty("max_memory_mb") Long maxMemoryMb,
+      @JsonProperty("max_disk_gb") Long maxDiskGb,
+      Long processes) {}
+
+  /** What one sandbox may hold together (ours; docs/configuration.md). */
+  public record SandboxLimits(
+      Long instances, Long cpus, @JsonProperty("memory_mb") Long memoryMb, Long networks) {}
 
   /**
    * The HTTP front door's caps (ours): MCP sessions in total and per identity, open TCP
@@ -107,7 +122,12 @@ public record RuntimeConfig(
       @JsonProperty("reaper_interval_seconds") Long reaperIntervalSeconds,
       @JsonProperty("reaper_lease_seconds") Long reaperLeaseSeconds,
       List<String> confirm,
-      String visibility) {}
+      String visibility,
+      @JsonProperty("max_per_identity") Long maxPerIdentity,
+      @JsonProperty("max_lifetime_minutes") Long maxLifetimeMinutes,
+      SandboxLimits limits,
+      String access,
+      List<String> operators) {}
 
   /**
    * Address ranges (ours: constants of the original's site, made configuration). Sandbox bridge

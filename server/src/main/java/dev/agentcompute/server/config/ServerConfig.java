@@ -108,7 +108,9 @@ public record ServerConfig(
   /**
    * Sandbox policy: TTL bounds, the default network fabric, who may pin, the reaper's scan interval
    * and lease (how long a server that stopped renewing keeps others from reaping), the capability
-   * ids that need a person's confirmation, and sandbox visibility ({@code all} or {@code owner}).
+   * ids that need a person's confirmation, sandbox visibility ({@code all} or {@code owner}), and
+   * the quotas of instances, sandboxes and identities ({@code instance.*}, {@code sandbox.*}), and
+   * owner isolation ({@code sandbox.access}, {@code sandbox.operators}).
    */
   public record Sandbox(
       Duration defaultTtl,
@@ -118,7 +120,9 @@ public record ServerConfig(
       Duration reaperInterval,
       Duration reaperLease,
       List<String> confirm,
-      String visibility) {
+      String visibility,
+      dev.agentcompute.capabilities.config.Quotas quotas,
+      dev.agentcompute.capabilities.config.Isolation isolation) {
 
     /** Whether agents see only the sandboxes they created. */
     public boolean ownerVisibility() {

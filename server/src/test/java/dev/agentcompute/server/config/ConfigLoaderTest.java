@@ -120,6 +120,42 @@ public class ConfigLoaderTest {
   }
 
   @Test
+  void quotasAreConfigurationWithSafeDefaults() throws IOException {
+    String base =
+        "incus: {remote: local, pool: default}\n"
+            + "screenshots: {base_url: \"http://127.0.0.1:8081\"}\n";
+    assertThat(ConfigLoader.load(write("q0.yaml", base)).config().sandbox().quotas())
+        .isEqualTo(dev.agentcompute.capabilities.config.Quotas.defaults());
+    ServerConfig c =
+        ConfigLoader.load(
+                write(
+                    "q1.yaml",
+                    base
+                        + """
+        instance: {max_cpus: 2, max_memory_mb: 2048, max_disk_gb: 20, processes: 500}
+        sandbox:
+          max_per_identity: 3
+          max_lifetime_minutes: 2880
+          limits: {instances: 4, cpus: 4, memory_mb: 4096, networks: 2}
+        """))
+            .config();
+    assertThat(ComputeWiring.computeConfig(c).isolation())
+        .isEqualTo(dev.agentcompute.capabilities.config.Isolation.shared());
+    assertThat(
+            ComputeWiring.computeConfig(
+                    ConfigLoader.load(
+                            write("q2.yaml", base + "sandbox: {access: owner, operators: [ops]}\n"))
+                        .config())
+                .isolation())
+        .isEqualTo(
+            new dev.agentcompute.capabilities.config.Isolation(true, java.util.Set.of("ops")));
+    assertThat(ComputeWiring.computeConfig(c).quotas())
+        .isEqualTo(
+            new dev.agentcompute.capabilities.config.Quotas(
+                2, 2048, 20, 500, 3, java.time.Duration.ofMinutes(2880), 4, 4, 4096, 2));
+  }
+
+  @Test
   void readsTheSpecExampleInBothFormats() throws IOException {
     ServerConfig yaml =
         ConfigLoader.load(
@@ -275,6 +311,14 @@ public class ConfigLoaderTest {
         "incus: {remote: r, pool: p}               | 'network: {bridge_subnets: 10.1.2.0/25}' | network.bridge_subnets must be an IPv4 CIDR of /24 or larger, got \"10.1.2.0/25\"",
         "incus: {remote: r, pool: p}               | 'network: {bridge_subnets: auto}' | network.bridge_subnets must be an IPv4 CIDR of /24 or larger, got \"auto\"",
         "incus: {remote: r, pool: p}               | 'network: {protected_ranges: [10.0.0.0/8, 10.1.1.1]}' | network.protected_ranges entries must be IPv4 CIDRs, got \"10.1.1.1\"",
+        "incus: {remote: r, pool: p}               | 'instance: {max_cpus: 0}' | instance.max_cpus must be between 1 and 256, got 0",
+        "incus: {remote: r, pool: p}               | 'instance: {processes: -5}' | instance.processes must be between 1 and 4194304, got -5",
+        "incus: {remote: r, pool: p}               | 'instance: {max_memory_mbs: 5}' | decode configuration: unknown key \"instance.max_memory_mbs\"",
+        "incus: {remote: r, pool: p}               | 'sandbox: {max_per_identity: 0}' | sandbox.max_per_identity must be between 1 and 100000, got 0",
+        "incus: {remote: r, pool: p}               | 'sandbox: {max_ttl_minutes: 600, max_lifetime_minutes: 300}' | sandbox.max_lifetime_minutes (300) must be at least sandbox.max_ttl_minutes (600)",
+        "incus: {remote: r, pool: p}               | 'sandbox: {limits: {cpus: 2}}' | sandbox.limits.cpus (2) must be at least instance.max_cpus (4)",
+        "incus: {remote: r, pool: p}               | 'sandbox: {access: mine}' | sandbox.access must be all or owner, got \"mine\"",
+        "incus: {remote: r, pool: p}               | 'sandbox: {access: owner, operators: [\"\"]}' | sandbox.operators entries must be identities, got an empty one",
       })
   void validationMessages(String incus, String extra, String message) throws IOException {
     String shots = "screenshots: {base_url: 'http://127.0.0.1:8081'}\n";

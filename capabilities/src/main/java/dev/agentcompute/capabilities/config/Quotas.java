@@ -1,0 +1,93 @@
+package dev.agentcompute.capabilities.config;
+
+import java.time.Duration;
+
+/**
+ * What one instance, one sandbox and one identity may take, so that no agent can exhaust the host
+ * or starve another. Every refusal names the configuration key and its value. The defaults suit a
+ * small host (a few cores, 16-32 GiB).
+ *
+ * @param maxCpus {@code instance.max_cpus}: most {@code limits.cpu} an instance may ask for
+ * @param maxMemoryMb {@code instance.max_memory_mb}: most memory an instance may ask for
+ * @param maxDiskGb {@code instance.max_disk_gb}: largest root disk an instance may ask for
+ * @param processes {@code instance.processes}: {@code limits.processes} of every container (a fork
+ *     bomb stops there, far below the host's pid_max)
+ * @param sandboxesPerIdentity {@code sandbox.max_per_identity}: live sandboxes one identity owns
+ * @param maxLifetime {@code sandbox.max_lifetime_minutes}: how far past its creation a sandbox can
+ *     be extended
+ * @param sandboxInstances {@code sandbox.limits.instances}: instances in one sandbox
+ * @param sandboxCpus {@code sandbox.limits.cpus}: CPUs of all of one sandbox's instances together
+ * @param sandboxMemoryMb {@code sandbox.limits.memory_mb}: their memory together
+ * @param sandboxNetworks {@code sandbox.limits.networks}: networks of one sandbox (its default
+ *     included)
+ */
+public record Quotas(
+    int maxCpus,
+    int maxMemoryMb,
+    int maxDiskGb,
+    int processes,
+    int sandboxesPerIdentity,
+    Duration maxLifetime,
+    int sandboxInstances,
+    int sandboxCpus,
+    int sandboxMemoryMb,
+    int sandboxNetworks) {
+
+  public Quotas {
+    positive(maxCpus, "instance.max_cpus");
+    positive(maxMemoryMb, "instance.max_memory_mb");
+    positive(maxDiskGb, "instance.max_disk_gb");
+    positive(processes, "instance.processes");
+    positive(sandboxesPerIdentity, "sandbox.max_per_identity");
+    positive(sandboxInstances, "sandbox.limits.instances");
+    positive(sandboxCpus, "sandbox.limits.cpus");
+    positive(sandboxMemoryMb, "sandbox.limits.memory_mb");
+    positive(sandboxNetworks, "sandbox.limits.networks");
+    if (maxLifetime.isNegative() || maxLifetime.isZero()) {
+      throw new IllegalArgumentException("sandbox.max_lifetime_minutes must be positive");
+    }
+  }
+
+  private static void positive(long value, String key) {
+    if (value <= 0) {
+      throw new IllegalArgumentException(key + " must be positive, got " + value);
+    }
+  }
+
+  /**
+   * 4 CPUs, 8 GiB, a 128 GiB disk (macOS guests need about 100) and 1,000 processes per instance;
+   * 10 live sandboxes per identity, each extended to 3 days at most, with 8 instances, 8 CPUs, 16
+   * GiB and 4 networks.
+   */
+  public static Quotas defaults() {
+    return new Quotas(4, 8192, 128, 1000, 10, Duration.ofDays(3), 8, 8, 16384, 4);
+  }
+
+  public Quotas withProcesses(int value) {
+    return new Quotas(
+        maxCpus,
+        maxMemoryMb,
+        maxDiskGb,
+        value,
+        sandboxesPerIdentity,
+        maxLifetime,
+        sandboxInstances,
+        sandboxCpus,
+        sandboxMemoryMb,
+        sandboxNetworks);
+  }
+
+  public Quotas withSandboxesPerIdentity(int value) {
+    return new Quotas(
+        maxCpus,
+        maxMemoryMb,
+        maxDiskGb,
+        processes,
+        value,
+        maxLifetime,
+        sandboxInstances,
+        sandboxCpus,
+        sandboxMemoryMb,
+        sandboxNetworks);
+  }
+}
