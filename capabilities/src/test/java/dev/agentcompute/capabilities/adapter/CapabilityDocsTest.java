@@ -2,24 +2,13 @@ package dev.agentcompute.capabilities.adapter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentcompute.capabilities.ComputeCapabilities;
-import dev.agentcompute.capabilities.catalog.ImageCatalog;
-import dev.agentcompute.capabilities.config.ComputeConfig;
-import dev.agentcompute.capabilities.incus.IncusPlatform;
-import dev.agentcompute.capabilities.platform.PlatformRouter;
-import dev.agentcompute.capabilities.service.Compute;
-import dev.agentcompute.codemode.CodeMode;
 import dev.agentcompute.codemode.Context;
 import dev.agentcompute.codemode.Description;
 import dev.agentcompute.codemode.FieldShape;
-import dev.agentcompute.codemode.Options;
 import dev.agentcompute.codemode.SearchResult;
 import dev.agentcompute.codemode.Server;
 import dev.agentcompute.codemode.authz.Subject;
-import java.nio.file.Path;
-import java.time.Clock;
 import java.util.List;
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -36,23 +25,8 @@ class CapabilityDocsTest {
 
   @BeforeAll
   static void build() throws Exception {
-    ComputeConfig config = ComputeConfig.defaults();
-    // The backend is never contacted: building, describing and searching call no handler.
-    Compute compute =
-        Compute.over(
-            new PlatformRouter(
-                List.of(
-                    IncusPlatform.overUnixSocket(Path.of("/nonexistent.sock"), config).platform())),
-            config,
-            ImageCatalog.parse("schema_version: 1\nimages: []\n"),
-            Clock.systemUTC(),
-            new SplittableRandom(1));
-    definitions = ComputeCapabilities.definitions(compute);
-    server =
-        CodeModeRegistration.register(
-                CodeMode.builder(Options.builder().authorizer((ctx, request) -> {}).build()),
-                definitions)
-            .build();
+    definitions = OfflineCatalogue.definitions();
+    server = OfflineCatalogue.server(definitions);
   }
 
   @AfterAll
