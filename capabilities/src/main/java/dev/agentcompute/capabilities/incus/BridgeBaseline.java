@@ -156,7 +156,8 @@ final class BridgeBaseline {
     return rules;
   }
 
-  private static NetworkAcl.Rule reject(Ipv4Cidr destination, String why) {
+  /** A rule rejecting {@code destination}, described with the reason (shared with the fences). */
+  static NetworkAcl.Rule reject(Ipv4Cidr destination, String why) {
     return NetworkAcl.Rule.of(
         "reject",
         "",

@@ -47,10 +47,11 @@ final class BridgeFence {
     }
     Ipv4Cidr own = gateway.get().network();
     List<NetworkAcl.Rule> rules = new ArrayList<>();
-    rules.add(reject(new Ipv4Cidr(gateway.get().address(), 32), "own gateway"));
+    rules.add(BridgeBaseline.reject(new Ipv4Cidr(gateway.get().address(), 32), "own gateway"));
     Ipv4Cidr outer = nat && pool.pool().contains(own.address()) ? pool.pool() : EVERYWHERE;
     for (Ipv4Cidr part : minus(outer, own)) {
-      rules.add(reject(part, nat ? "sandbox subnet pool" : "no NAT: off the subnet"));
+      rules.add(
+          BridgeBaseline.reject(part, nat ? "sandbox subnet pool" : "no NAT: off the subnet"));
     }
     return Optional.of(rules);
   }
@@ -102,15 +103,5 @@ final class BridgeFence {
       current = inLow ? low : high;
     }
     return result;
-  }
-
-  private static NetworkAcl.Rule reject(Ipv4Cidr destination, String why) {
-    return NetworkAcl.Rule.of(
-        "reject",
-        "",
-        destination.prefix() == 32 ? destination.addressText() : destination.toString(),
-        "",
-        "",
-        BridgeBaseline.DESCRIPTION_PREFIX + why);
   }
 }
