@@ -7,6 +7,7 @@ import dev.agentcompute.server.auth.BearerTokensFile;
 import dev.agentcompute.server.http.FrontDoor;
 import dev.agentcompute.server.http.HttpFrontEnd;
 import dev.agentcompute.server.http.ListenAddress;
+import dev.agentcompute.server.http.RawHttp;
 import dev.agentcompute.server.http.StreamableHttpTransport;
 import dev.agentcompute.server.http.TestTools;
 import java.io.IOException;
@@ -214,7 +215,7 @@ class FrontDoorTest {
               }
             });
 
-    String answer = readUntilClosed(socket.getInputStream());
+    String answer = RawHttp.readUntilClosed(socket.getInputStream());
     double seconds = (System.nanoTime() - started) / 1e9;
 
     assertThat(answer)
@@ -237,7 +238,7 @@ class FrontDoorTest {
 
     Socket third = open();
     send(third, "GET /nowhere HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
-    String answer = readUntilClosed(third.getInputStream());
+    String answer = RawHttp.readUntilClosed(third.getInputStream());
 
     assertThat(answer)
         .startsWith("HTTP/1.1 503")
@@ -309,18 +310,5 @@ class FrontDoorTest {
       line.append((char) c);
     }
     return line.toString();
-  }
-
-  /** Everything the server sends until it closes the connection (a reset counts as closed). */
-  private static String readUntilClosed(InputStream in) throws IOException {
-    StringBuilder seen = new StringBuilder();
-    try {
-      for (int c = in.read(); c >= 0; c = in.read()) {
-        seen.append((char) c);
-      }
-    } catch (java.net.SocketException reset) {
-      // closed with unread data on the server side
-    }
-    return seen.toString();
   }
 }

@@ -238,7 +238,7 @@ class HttpFrontEndTest {
     try (Socket silent = new Socket("127.0.0.1", server.port())) {
       silent.setSoTimeout(
           20_000); // far above the server's 300 ms: a read that times out here fails the test
-      assertThat(readUntilClosed(silent.getInputStream())).isEmpty();
+      assertThat(RawHttp.readUntilClosed(silent.getInputStream())).isEmpty();
     }
     try (Socket kept = new Socket("127.0.0.1", server.port())) {
       kept.setSoTimeout(20_000);
@@ -252,7 +252,7 @@ class HttpFrontEndTest {
                   .getBytes(StandardCharsets.US_ASCII));
       kept.getOutputStream().write(body);
       kept.getOutputStream().flush();
-      assertThat(readUntilClosed(kept.getInputStream())).startsWith("HTTP/1.1 200");
+      assertThat(RawHttp.readUntilClosed(kept.getInputStream())).startsWith("HTTP/1.1 200");
     }
   }
 
@@ -322,19 +322,6 @@ class HttpFrontEndTest {
         {"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"pause","arguments":{"ms":%d}}}"""
             .formatted(ms),
         b -> b.header("Mcp-Session-Id", session));
-  }
-
-  /** Everything the server sends until it closes the connection (a reset counts as closed). */
-  private static String readUntilClosed(InputStream in) throws IOException {
-    StringBuilder seen = new StringBuilder();
-    try {
-      for (int c = in.read(); c >= 0; c = in.read()) {
-        seen.append((char) c);
-      }
-    } catch (java.net.SocketException reset) {
-      // closed with unread data on the server side
-    }
-    return seen.toString();
   }
 
   @Test
