@@ -409,9 +409,18 @@ public final class OvsdbClient implements AutoCloseable {
       connection.close();
     }
     try {
-      supervisor.join(options.connectTimeout().toMillis() + 1000);
+      // bounded, but generous: on a loaded machine a thread may need seconds to be scheduled,
+      // and close() promises that no thread of this client outlives it
+      supervisor.join(options.connectTimeout().toMillis() + 5000);
+      // the supervisor may have opened a newer connection between our read of current and its
+      // exit: that one is lastConnection, and it is closed by the supervisor's closed check
+      JsonRpcConnection last = lastConnection;
+      if (last != null && last != connection) {
+        last.close();
+        last.awaitReaderExit(5000);
+      }
       if (connection != null) {
-        connection.awaitReaderExit(1000);
+        connection.awaitReaderExit(5000);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
