@@ -34,6 +34,7 @@ import dev.agentcompute.server.observe.IncusCallMetrics;
 import dev.agentcompute.server.observe.Log;
 import dev.agentcompute.server.observe.LogLevel;
 import dev.agentcompute.server.observe.Logging;
+import dev.agentcompute.server.observe.ReadinessCheck;
 import dev.agentcompute.server.observe.ServerMetrics;
 import dev.agentcompute.server.observe.Version;
 import io.helidon.webserver.WebServer;
@@ -61,7 +62,6 @@ import java.util.Optional;
  */
 public final class ServerRuntime {
   private static final Log LOG = Log.of(ServerRuntime.class);
-  static final Duration DRAIN = Duration.ofSeconds(10);
   static final Duration RELOAD_POLL = Duration.ofSeconds(2);
   static final String STDIO_SUBJECT = "local";
 
@@ -195,6 +195,7 @@ public final class ServerRuntime {
                     caps.headerTimeout()),
             b -> b.addFeature(operations.feature()).addFeature(new ScreenshotRoutes(screenshots)));
     metrics.sessions(front::sessionCount);
+    operations.addReadinessCheck(drainCheck(front));
     String shownHost = address.host().contains(":") ? "[" + address.host() + "]" : address.host();
     // Without screenshots.base_url, URLs point at this listener, which serves the store.
     screenshots.servedAt(listenerUrl(address, front.port()));
@@ -207,8 +208,9 @@ public final class ServerRuntime {
         "identities",
         tokens.map(t -> String.join(",", t.identities())).orElse("development"));
     String why = signal.await();
-    LOG.info("shutting down", "drain_timeout", "10s", "signal", why);
-    front.drainAndStop(DRAIN);
+    Duration drain = caps.drainTimeout();
+    LOG.info("shutting down", "drain_timeout", drain.toSeconds() + "s", "signal", why);
+    front.drainAndStop(drain);
     LOG.info("shut down cleanly");
     return Commands.OK;
   }
@@ -253,6 +255,23 @@ public final class ServerRuntime {
    * {@code http://host:port} of a listener; all interfaces (an empty host, {@code 0.0.0.0}, {@code
    * ::}) are reached at the loopback address from this machine.
    */
+  /** /health/ready is down once the drain began, so load balancers send new sessions elsewhere. */
+  private static ReadinessCheck drainCheck(HttpFrontEnd front) {
+    return new ReadinessCheck() {
+      @Override
+      public String name() {
+        return "shutdown";
+      }
+
+      @Override
+      public Result check() {
+        return front.draining()
+            ? Result.down("draining for shutdown: new requests are refused")
+            : Result.up(Map.of("draining", false));
+      }
+    };
+  }
+
   static URI listenerUrl(ListenAddress address, int port) {
     String host = address.host();
     if (host.isEmpty() || host.equals("0.0.0.0") || host.equals("::")) {

@@ -135,16 +135,29 @@ public final class HttpFrontEnd implements AutoCloseable {
     return server.port();
   }
 
+  /** True once {@link #drainAndStop} has begun: the server takes no new work. */
+  public boolean draining() {
+    return transport.draining();
+  }
+
   public int sessionCount() {
     return transport.sessionCount();
   }
 
   /**
-   * Stops accepting MCP work, lets requests in flight finish for up to {@code drain}, then closes
-   * sessions and the listener.
+   * Stops accepting MCP work (new requests get 503 naming the drain, clients are told with a log
+   * notification), lets requests in flight finish for up to {@code drain}, then closes sessions and
+   * the listener. The listener keeps answering /health meanwhile, so a load balancer sees
+   * /health/ready go down (see {@link #draining()}).
    */
   public void drainAndStop(Duration drain) {
-    transport.beginDrain();
+    transport.beginDrain(
+        "server is shutting down: requests in flight may finish within "
+            + drain.toSeconds()
+            + " s (http.drain_timeout_seconds = "
+            + drain.toSeconds()
+            + "), new requests are refused; reconnect to another server or retry after the"
+            + " restart");
     transport.awaitIdle(drain);
     sweeper.shutdownNow();
     mcp.closeGracefully();
