@@ -174,7 +174,9 @@ describe('nginx in front of two servers', { concurrency: true }, () => {
     const sleep = `def main():\n    return instance.exec(sandbox="${name}", name="w", command="sleep ${SLEEP_SECONDS}; echo slept", timeout_seconds=120)\n`;
     const events = [];
     const started = Date.now();
-    // The second execute asks for no progress: its response stream stays silent for 65 s.
+    // The second execute asks for no progress: only the server's keep-alive comments (every 15 s)
+    // cross the proxy. Those keep nginx's read timer from firing even at its 60 s default, so this
+    // shows that a long call completes through the proxy, not which timeout value allows it.
     const [loud, quiet] = await Promise.all([
       execute(withProgress, sleep, { onprogress: (p) => events.push({ at: Date.now(), message: p.message }) }),
       execute(silent, sleep),
