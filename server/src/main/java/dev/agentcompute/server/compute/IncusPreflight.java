@@ -102,12 +102,15 @@ public final class IncusPreflight {
         });
   }
 
-  /** Signs with the key and verifies with the certificate's public key. */
+  /**
+   * Signs with the key and verifies with the certificate's public key. The algorithm names vary
+   * with the provider that parsed the key (BouncyCastle says ECDSA where the JDK says EC).
+   */
   static boolean belongTogether(IncusIdentity identity) {
     PublicKey publicKey = identity.certificate().getPublicKey();
     String algorithm =
         switch (identity.privateKey().getAlgorithm()) {
-          case "EC" -> "SHA256withECDSA";
+          case "EC", "ECDSA" -> "SHA256withECDSA";
           case "RSA" -> "SHA256withRSA";
           case "Ed25519", "EdDSA" -> "Ed25519";
           default -> null;
