@@ -88,6 +88,7 @@ http {
   const exited = new Promise((done) => child.on('close', (code, signal) => done(code ?? signal)));
   return {
     stderr: () => err,
+    errorLog: () => { try { return readFileSync(join(dir, 'error.log'), 'utf8'); } catch { return ''; } },
     stop: async () => { child.kill('SIGTERM'); return exited; },
     ready: async () => {
       const deadline = Date.now() + 10_000;
@@ -161,6 +162,9 @@ describe('nginx in front of two servers', { concurrency: true }, () => {
       console.error(`[proxy] cleanup through the proxy failed: ${e.message}`);
     }
     await Promise.all(clients.map((c) => c.close().catch(() => {})));
+    // What nginx saw go wrong (upstream failures, refused requests), for a failed run's reader.
+    const problems = (nginx?.errorLog() ?? '').split('\n').filter((l) => /\[(warn|error|crit|alert)\]/.test(l));
+    if (problems.length) console.error(`[proxy] nginx error.log:\n${problems.join('\n')}`);
     await nginx?.stop();
     await Promise.all((servers ?? []).map((s) => s.stop()));
     for (const d of [nginxDir, ...(dirs ?? [])]) if (d) cleanup(d);
@@ -232,24 +236,28 @@ def main():
     assert.equal((await fetch(shot.url)).status, 404, 'a purged screenshot is not found on either server');
   });
 
-  test('a client sending its headers slowly is cut after client_header_timeout (10 s)', { timeout: 30_000 }, async () => {
-    const started = Date.now();
+  test('a client sending its headers slowly is cut after client_header_timeout (10 s)', { timeout: 60_000 }, async () => {
     const socket = tcpConnect(port, '127.0.0.1');
     socket.setEncoding('utf8');
     let answer = '';
     socket.on('data', (d) => { answer += d; });
-    let sent = 0;
-    socket.on('connect', () => socket.write('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n'));
-    const drip = setInterval(() => { sent++; socket.write(`X-Slow-${sent}: x\r\n`); }, 1000);
-    const closedAt = await new Promise((resolve) => {
-      socket.on('close', () => resolve(Date.now()));
-      socket.on('error', () => {});
-    });
+    socket.on('error', () => {});
+    let sent = 0; let drip;
+    const connectedAt = await new Promise((resolve) => socket.on('connect', () => {
+      socket.write('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+      drip = setInterval(() => { sent++; socket.write(`X-Slow-${sent}: x\r\n`); }, 1000);
+      resolve(Date.now());
+    }));
+    const closedAt = await new Promise((resolve) => socket.on('close', () => resolve(Date.now())));
     clearInterval(drip);
-    const elapsed = closedAt - started;
-    assert.ok(elapsed >= 9_000 && elapsed < 20_000, `closed after ${elapsed} ms, ${sent} header lines sent`);
-    assert.ok(sent >= 5, `the client kept sending all along (${sent} header lines)`);
+    const elapsed = closedAt - connectedAt;
+    // Not before the timeout; the upper bound is loose because this runs beside the other tests
+    // on a loaded machine (timers and the close event can lag by seconds).
+    assert.ok(elapsed >= 9_500 && elapsed < 40_000, `closed after ${elapsed} ms, ${sent} header lines sent`);
+    assert.ok(sent >= 2, `the client kept sending (${sent} header lines)`);
     assert.doesNotMatch(answer, /HTTP\/1\.1 [25]\d\d/, 'no request reached the servers');
+    // nginx says why it closed: the header timeout, not an idle or a malformed request.
+    assert.match(nginx.errorLog(), /client timed out .* while reading client request headers/);
   });
 
   test('/health, /metrics, /admin and /console answer 403 outside the management network', { timeout: 30_000 }, async () => {
