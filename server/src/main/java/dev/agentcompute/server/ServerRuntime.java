@@ -16,7 +16,6 @@ import dev.agentcompute.server.compute.OvnConnection;
 import dev.agentcompute.server.compute.ToolWiring;
 import dev.agentcompute.server.config.CatalogueCheck;
 import dev.agentcompute.server.config.CodemodeSettings;
-import dev.agentcompute.server.config.ConfigLoader;
 import dev.agentcompute.server.config.ConfigReloader;
 import dev.agentcompute.server.config.LiveConfig;
 import dev.agentcompute.server.config.LoadedConfig;
@@ -100,9 +99,11 @@ public final class ServerRuntime {
     }
     Optional<BearerTokens> tokens = cli.authTokensFile().map(BearerTokensFile::load);
 
-    LoadedConfig loaded = ConfigLoader.load(configFile);
-    String catalogueDigest =
-        ConfigReloader.validateCatalogue(loaded.config(), CatalogueCheck.IMAGE_CATALOG);
+    // The same checks as `validate`, so what it accepts starts (short of Incus answering).
+    Preflight preflight = new Preflight(env);
+    Preflight.Checked checked = preflight.load(configFile, CatalogueCheck.IMAGE_CATALOG);
+    LoadedConfig loaded = checked.loaded();
+    String catalogueDigest = checked.catalogueDigest();
     LiveConfig live = new LiveConfig(loaded, catalogueDigest, Instant.now());
     applyLogLevel(live.current(), cli.logLevel());
     live.subscribe(state -> applyLogLevel(state, cli.logLevel()));
@@ -140,6 +141,7 @@ public final class ServerRuntime {
             new ConfigReloader(
                 live,
                 CatalogueCheck.IMAGE_CATALOG,
+                preflight,
                 List.of(compute),
                 metrics,
                 RELOAD_POLL,
