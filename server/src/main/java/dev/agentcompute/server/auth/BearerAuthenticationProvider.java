@@ -22,27 +22,48 @@ public final class BearerAuthenticationProvider implements AuthenticationProvide
   /** Granted to every identity; the MCP endpoint requires it (docs/security.md#bearer-tokens). */
   static final String SCOPE = "mcp";
 
+  /** Hears every refusal, for the audit trail and the authentication-failure counter. */
+  @FunctionalInterface
+  public interface Failures {
+    Failures NONE = (reason, remote, method, path) -> {};
+
+    /**
+     * A request was refused: {@code reason} is {@code missing} (no Authorization header), {@code
+     * malformed} (not a bearer token) or {@code unknown} (no configured token matches).
+     */
+    void refused(String reason, String remote, String method, String path);
+  }
+
   private final BearerTokens tokens;
+  private final Failures failures;
 
   public BearerAuthenticationProvider(BearerTokens tokens) {
+    this(tokens, Failures.NONE);
+  }
+
+  public BearerAuthenticationProvider(BearerTokens tokens, Failures failures) {
     this.tokens = tokens;
+    this.failures = failures;
   }
 
   @Override
   public AuthenticationResponse authenticate(ProviderRequest request) {
     Optional<String> header = header(request.env().headers(), "Authorization");
     if (header.isEmpty()) {
+      refused("missing", request);
       return challenge(
           "missing bearer token", "Bearer realm=\"" + REALM + "\", scope=\"" + SCOPE + "\"");
     }
     String value = header.get();
     if (value.length() < 7 || !value.regionMatches(true, 0, "Bearer ", 0, 7)) {
+      refused("malformed", request);
       return challenge(
           "authorization is not a bearer token",
           "Bearer realm=\"" + REALM + "\", error=\"invalid_request\"");
     }
     Optional<String> identity = tokens.identify(value.substring(7).strip());
     if (identity.isEmpty()) {
+      refused("unknown", request);
       return challenge(
           "invalid bearer token", "Bearer realm=\"" + REALM + "\", error=\"invalid_token\"");
     }
@@ -52,6 +73,18 @@ public final class BearerAuthenticationProvider implements AuthenticationProvide
             .addAttribute("scope", SCOPE)
             .build();
     return AuthenticationResponse.success(subject);
+  }
+
+  private void refused(String reason, ProviderRequest request) {
+    try {
+      failures.refused(
+          reason,
+          request.env().abacAttribute("userIp").map(String::valueOf).orElse(null),
+          request.env().method(),
+          request.env().path().orElse(null));
+    } catch (RuntimeException e) {
+      // The refusal stands whatever its listener does.
+    }
   }
 
   private static AuthenticationResponse challenge(String description, String challenge) {

@@ -6,6 +6,7 @@ import dev.agentcompute.capabilities.catalog.ImageCatalog;
 import dev.agentcompute.capabilities.config.ComputeConfig;
 import dev.agentcompute.capabilities.incus.IncusPlatform;
 import dev.agentcompute.capabilities.platform.Platform;
+import dev.agentcompute.capabilities.reaper.ReapListener;
 import dev.agentcompute.codemode.Builder;
 import dev.agentcompute.codemode.CodeMode;
 import dev.agentcompute.codemode.CodeModeException;
@@ -64,6 +65,10 @@ record ComputeGeneration(
             incus.reaperLease(),
             Clock.systemUTC(),
             backends.screenshots());
+    if (backends.audit() instanceof ReapListener listener) {
+      // Expiries and reaper deletions reach the audit trail and the deletion counter.
+      runtime.reaper().observe(listener);
+    }
     var definitions = runtime.capabilities();
     Builder builder =
         CodeMode.builder(

@@ -62,6 +62,23 @@ public final class HttpFrontEnd implements AutoCloseable {
       McpServerAssembly assembly,
       StreamableHttpTransport.Settings settings,
       Consumer<WebServerConfig.Builder> extraFeatures) {
+    return start(
+        address,
+        tokens,
+        assembly,
+        settings,
+        extraFeatures,
+        BearerAuthenticationProvider.Failures.NONE);
+  }
+
+  /** As above; {@code failures} hears every request refused with 401. */
+  public static HttpFrontEnd start(
+      ListenAddress address,
+      Optional<BearerTokens> tokens,
+      McpServerAssembly assembly,
+      StreamableHttpTransport.Settings settings,
+      Consumer<WebServerConfig.Builder> extraFeatures,
+      BearerAuthenticationProvider.Failures failures) {
     Function<ServerRequest, Optional<String>> subjects =
         tokens.isPresent()
             ? HttpFrontEnd::authenticatedSubject
@@ -105,7 +122,7 @@ public final class HttpFrontEnd implements AutoCloseable {
                     .security(
                         Security.builder()
                             .addAuthenticationProvider(
-                                new BearerAuthenticationProvider(t), "bearer")
+                                new BearerAuthenticationProvider(t, failures), "bearer")
                             .build())
                     .build()));
     extraFeatures.accept(builder);

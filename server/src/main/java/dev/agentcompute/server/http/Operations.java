@@ -2,146 +2,165 @@ package dev.agentcompute.server.http;
 
 import dev.agentcompute.server.config.LiveConfig;
 import dev.agentcompute.server.config.ServerConfig;
+import dev.agentcompute.server.observe.HealthMonitor;
 import dev.agentcompute.server.observe.ReadinessCheck;
+import dev.agentcompute.server.observe.ServerMetrics;
 import dev.agentcompute.server.observe.Version;
-import io.helidon.health.HealthCheck;
-import io.helidon.health.HealthCheckResponse;
-import io.helidon.health.HealthCheckType;
-import io.helidon.webserver.observe.ObserveFeature;
-import io.helidon.webserver.observe.health.HealthObserver;
-import io.helidon.webserver.observe.metrics.MetricsObserver;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Status;
+import io.helidon.webserver.WebServer;
+import io.helidon.webserver.http.ServerResponse;
+import io.helidon.webserver.spi.ServerFeature;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Supplier;
 
 /**
  * The operational endpoints: {@code /health} (all checks), {@code /health/live} (the process and
- * the configuration in force, its digest, git commit, pending and refused changes) and {@code
- * /health/ready} (every registered {@link ReadinessCheck}), plus {@code /metrics}.
+ * the configuration in force, its digest, git commit, pending and refused changes), {@code
+ * /health/ready} (every dependency, from {@link HealthMonitor}'s last background results, so it
+ * answers at once even when a dependency hangs) and {@code /metrics} (Prometheus text). The health
+ * documents are written by {@link JsonText}: {@code {"status":…,"checks":[{"name":…,"status":…,
+ * "data":{…}}]}}.
  */
-public final class Operations {
+public final class Operations implements ServerFeature {
+  /** How long /health waits for a dependency's first result right after startup. */
+  static final Duration FIRST_RESULT_WAIT = Duration.ofMillis(700);
+
   private final LiveConfig live;
   private final Version version;
   private final Instant started;
-  private final List<ReadinessCheck> readiness = new CopyOnWriteArrayList<>();
+  private final ServerMetrics metrics;
+  private final HealthMonitor monitor;
 
   public Operations(LiveConfig live, Version version, Instant started) {
+    this(live, version, started, null, new HealthMonitor(null));
+  }
+
+  public Operations(
+      LiveConfig live,
+      Version version,
+      Instant started,
+      ServerMetrics metrics,
+      HealthMonitor monitor) {
     this.live = live;
     this.version = version;
     this.started = started;
+    this.metrics = metrics;
+    this.monitor = monitor;
   }
 
   /** Adds a dependency that /health/ready must see up (Incus, OVN, ...). */
   public void addReadinessCheck(ReadinessCheck check) {
-    readiness.add(check);
+    monitor.add(check);
   }
 
-  public ObserveFeature feature() {
-    HealthObserver health =
-        HealthObserver.builder()
-            .details(true)
-            .useSystemServices(false)
-            .addCheck(serverCheck())
-            .addCheck(configCheck())
-            .addCheck(readinessChecks())
-            .build();
-    return ObserveFeature.builder()
-        .endpoint("/")
-        .observersDiscoverServices(false)
-        .addObserver(health)
-        .addObserver(MetricsObserver.create())
-        .build();
+  /** This feature, for {@code WebServerConfig.Builder.addFeature}. */
+  public Operations feature() {
+    return this;
   }
 
-  /** A health check of {@code type} named {@code name} that answers with {@code call}. */
-  private static HealthCheck check(
-      HealthCheckType type, String name, Supplier<HealthCheckResponse> call) {
-    return new HealthCheck() {
-      @Override
-      public HealthCheckType type() {
-        return type;
+  @Override
+  public void setup(ServerFeatureContext context) {
+    context
+        .socket(WebServer.DEFAULT_SOCKET_NAME)
+        .httpRouting()
+        .get("/health", (req, res) -> health(res, true, true))
+        .get("/health/live", (req, res) -> health(res, true, false))
+        .get("/health/ready", (req, res) -> health(res, false, true))
+        .get("/metrics", (req, res) -> metrics(res));
+  }
+
+  @Override
+  public String name() {
+    return "operations";
+  }
+
+  @Override
+  public String type() {
+    return "operations";
+  }
+
+  private void metrics(ServerResponse res) {
+    res.header(HeaderNames.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
+    res.header(HeaderNames.CACHE_CONTROL, "no-store");
+    res.send(metrics == null ? "" : metrics.scrape());
+  }
+
+  private void health(ServerResponse res, boolean liveness, boolean readiness) {
+    List<Map<String, Object>> checks = new ArrayList<>();
+    boolean up = true;
+    if (liveness) {
+      checks.add(check("server", true, serverData()));
+      checks.add(check("config", true, configData()));
+    }
+    if (readiness) {
+      Map<String, Object> deps = new LinkedHashMap<>();
+      boolean allUsable = true;
+      for (Map.Entry<String, HealthMonitor.State> e :
+          monitor.states(FIRST_RESULT_WAIT).entrySet()) {
+        HealthMonitor.State s = e.getValue();
+        allUsable &= s.usable();
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("status", s.status());
+        if (s.reason() != null) {
+          d.put("reason", s.reason());
+        }
+        d.put("checked_at", s.checkedAt());
+        d.put("last_ok", s.lastOk());
+        d.put("took_ms", s.tookMillis());
+        d.put("details", s.details());
+        deps.put(e.getKey(), d);
       }
-
-      @Override
-      public String name() {
-        return name;
-      }
-
-      @Override
-      public HealthCheckResponse call() {
-        return call.get();
-      }
-    };
+      checks.add(check("dependencies", allUsable, deps));
+      up = allUsable;
+    }
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("status", up ? "UP" : "DOWN");
+    body.put("checks", checks);
+    res.status(up ? Status.OK_200 : Status.SERVICE_UNAVAILABLE_503);
+    res.header(HeaderNames.CONTENT_TYPE, "application/json");
+    res.header(HeaderNames.CACHE_CONTROL, "no-store");
+    res.send(JsonText.write(body));
   }
 
-  private HealthCheck serverCheck() {
-    return check(
-        HealthCheckType.LIVENESS,
-        "server",
-        () ->
-            HealthCheckResponse.builder()
-                .status(true)
-                .detail("version", version.line())
-                .detail("started", started.toString())
-                .build());
+  private static Map<String, Object> check(String name, boolean up, Map<String, Object> data) {
+    Map<String, Object> c = new LinkedHashMap<>();
+    c.put("name", name);
+    c.put("status", up ? "UP" : "DOWN");
+    c.put("data", data);
+    return c;
   }
 
-  private HealthCheck configCheck() {
-    return check(
-        HealthCheckType.LIVENESS,
-        "config",
-        () -> {
-          LiveConfig.State s = live.current();
-          HealthCheckResponse.Builder b =
-              HealthCheckResponse.builder()
-                  .status(true)
-                  .detail("file", s.source().file().toString())
-                  .detail("digest", "sha256:" + s.source().digest())
-                  .detail("commit", s.source().gitCommit().orElse("none"))
-                  .detail("catalogue_digest", "sha256:" + s.catalogueDigest())
-                  .detail(
-                      "authorization",
-                      s.config()
-                          .authorization()
-                          .map(ServerConfig.Authorization::digest)
-                          .orElse("allow-all"))
-                  .detail("applied_at", s.appliedAt().toString())
-                  .detail(
-                      "pending_restart",
-                      s.pending().stream().map(p -> p.key() + ": " + p.reason()).toList());
-          s.rejected()
-              .ifPresent(
-                  r ->
-                      b.detail("rejected_digest", "sha256:" + r.digest())
-                          .detail("rejected_at", r.at().toString())
-                          .detail("rejected_problems", r.problems()));
-          return b.build();
-        });
+  private Map<String, Object> serverData() {
+    Map<String, Object> d = new LinkedHashMap<>();
+    d.put("version", version.line());
+    d.put("started", started.toString());
+    return d;
   }
 
-  /** One readiness entry aggregating the pluggable checks, each reported by name. */
-  private HealthCheck readinessChecks() {
-    return check(
-        HealthCheckType.READINESS,
-        "dependencies",
-        () -> {
-          boolean allUp = true;
-          HealthCheckResponse.Builder b = HealthCheckResponse.builder();
-          for (ReadinessCheck check : readiness) {
-            ReadinessCheck.Result result;
-            try {
-              result = check.check();
-            } catch (Exception e) {
-              result = ReadinessCheck.Result.down(String.valueOf(e.getMessage()));
-            }
-            allUp &= result.up();
-            b.detail(
-                check.name(),
-                Map.of("status", result.up() ? "UP" : "DOWN", "details", result.details()));
-          }
-          return b.status(allUp).build();
-        });
+  private Map<String, Object> configData() {
+    LiveConfig.State s = live.current();
+    Map<String, Object> d = new LinkedHashMap<>();
+    d.put("file", s.source().file().toString());
+    d.put("digest", "sha256:" + s.source().digest());
+    d.put("commit", s.source().gitCommit().orElse("none"));
+    d.put("catalogue_digest", "sha256:" + s.catalogueDigest());
+    d.put(
+        "authorization",
+        s.config().authorization().map(ServerConfig.Authorization::digest).orElse("allow-all"));
+    d.put("applied_at", s.appliedAt().toString());
+    d.put("pending_restart", s.pending().stream().map(p -> p.key() + ": " + p.reason()).toList());
+    s.rejected()
+        .ifPresent(
+            r -> {
+              d.put("rejected_digest", "sha256:" + r.digest());
+              d.put("rejected_at", r.at().toString());
+              d.put("rejected_problems", r.problems());
+            });
+    return d;
   }
 }
