@@ -89,7 +89,42 @@ public final class ServerMetrics {
     new ProcessorMetrics().bindTo(registry);
     new UptimeMetrics().bindTo(registry);
     new FileDescriptorMetrics().bindTo(registry);
-    return new ServerMetrics(registry, registry);
+    ServerMetrics metrics = new ServerMetrics(registry, registry);
+    metrics.startAtZero();
+    return metrics;
+  }
+
+  /** The 401 reasons {@link #authenticationFailure} counts. */
+  static final List<String> AUTHENTICATION_FAILURE_REASONS =
+      List.of("missing", "malformed", "unknown");
+
+  /** The configuration keys a quota refusal names (the capabilities' quota checks). */
+  static final List<String> QUOTA_KEYS =
+      List.of(
+          "instance.max_cpus",
+          "instance.max_memory_mb",
+          "instance.max_disk_gb",
+          "sandbox.limits.instances",
+          "sandbox.limits.cpus",
+          "sandbox.limits.memory_mb",
+          "sandbox.limits.networks",
+          "sandbox.max_per_identity",
+          "sandbox.max_lifetime_minutes");
+
+  /**
+   * Counters an alert rule watches exist from the start at 0, so {@code rate()} and {@code
+   * increase()} see their first event and /metrics lists every family before anything happened.
+   */
+  private void startAtZero() {
+    AUTHENTICATION_FAILURE_REASONS.forEach(r -> authenticationFailures(r));
+    QUOTA_KEYS.forEach(k -> quotaRefusals(k));
+    for (String outcome : List.of("ok", "failed")) {
+      reaperDeletions("incus", outcome);
+    }
+    executions(Outcomes.OK);
+    for (String result : List.of("applied", "pending", "rejected")) {
+      reloads(result);
+    }
   }
 
   /** The Prometheus text exposition of every meter (what /metrics answers). */
@@ -99,17 +134,25 @@ public final class ServerMetrics {
 
   /** One finished {@code execute} call; {@code outcome} is from {@link Outcomes}. */
   public void execution(String outcome, Duration latency) {
+    Timer timer = executions(outcome);
     Counter.builder("agentcompute.executions")
         .description("CodeMode executions by outcome")
         .tag("outcome", outcome)
         .register(registry)
         .increment();
-    Timer.builder("agentcompute.execution.latency")
+    timer.record(latency);
+  }
+
+  private Timer executions(String outcome) {
+    Counter.builder("agentcompute.executions")
+        .description("CodeMode executions by outcome")
+        .tag("outcome", outcome)
+        .register(registry);
+    return Timer.builder("agentcompute.execution.latency")
         .description("CodeMode execution latency")
         .serviceLevelObjectives(EXECUTION_BUCKETS)
         .tag("outcome", outcome)
-        .register(registry)
-        .record(latency);
+        .register(registry);
   }
 
   /**
@@ -191,40 +234,52 @@ public final class ServerMetrics {
 
   /** Counter of configuration reload attempts by result (applied, pending, rejected). */
   public void reload(String result) {
-    Counter.builder("agentcompute.config.reloads")
+    reloads(result).increment();
+  }
+
+  private Counter reloads(String result) {
+    return Counter.builder("agentcompute.config.reloads")
         .description("Configuration reload attempts by result")
         .tag("result", result)
-        .register(registry)
-        .increment();
+        .register(registry);
   }
 
   /**
    * One request refused with 401, by reason ({@code missing}, {@code malformed}, {@code unknown}).
    */
   public void authenticationFailure(String reason) {
-    Counter.builder("agentcompute.authentication.failures")
+    authenticationFailures(reason).increment();
+  }
+
+  private Counter authenticationFailures(String reason) {
+    return Counter.builder("agentcompute.authentication.failures")
         .description("Requests refused with 401 by reason")
         .tag("reason", reason)
-        .register(registry)
-        .increment();
+        .register(registry);
   }
 
   /** One expired sandbox the reaper deleted ({@code ok}) or failed to delete ({@code failed}). */
   public void reaperDeletion(String platform, String outcome) {
-    Counter.builder("agentcompute.reaper.deletions")
+    reaperDeletions(platform == null ? "" : platform, outcome).increment();
+  }
+
+  private Counter reaperDeletions(String platform, String outcome) {
+    return Counter.builder("agentcompute.reaper.deletions")
         .description("Expired sandboxes the reaper deleted, by platform and outcome")
-        .tags("platform", platform == null ? "" : platform, "outcome", outcome)
-        .register(registry)
-        .increment();
+        .tags("platform", platform, "outcome", outcome)
+        .register(registry);
   }
 
   /** One request refused by a quota; {@code limit} is its configuration key. */
   public void quotaRefusal(String limit) {
-    Counter.builder("agentcompute.quota.refusals")
+    quotaRefusals(limit).increment();
+  }
+
+  private Counter quotaRefusals(String limit) {
+    return Counter.builder("agentcompute.quota.refusals")
         .description("Requests refused by a quota, by the configuration key of the limit")
         .tag("limit", limit)
-        .register(registry)
-        .increment();
+        .register(registry);
   }
 
   /** Sets the sandbox and instance gauges to {@code counts} (platform: {sandboxes, instances}). */
