@@ -6,7 +6,6 @@ import dev.agentcompute.capabilities.catalog.ImageCatalog;
 import dev.agentcompute.capabilities.config.ComputeConfig;
 import dev.agentcompute.capabilities.incus.IncusPlatform;
 import dev.agentcompute.capabilities.platform.Platform;
-import dev.agentcompute.capabilities.reaper.ReapListener;
 import dev.agentcompute.codemode.Builder;
 import dev.agentcompute.codemode.CodeMode;
 import dev.agentcompute.codemode.CodeModeException;
@@ -18,6 +17,7 @@ import dev.agentcompute.codemode.mcp.CodeModeMcp;
 import dev.agentcompute.codemode.mcp.InvocationResolver;
 import dev.agentcompute.server.config.ServerConfig;
 import dev.agentcompute.server.errors.StartupException;
+import dev.agentcompute.server.observe.AuditLog;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -65,9 +65,10 @@ record ComputeGeneration(
             incus.reaperLease(),
             Clock.systemUTC(),
             backends.screenshots());
-    if (backends.audit() instanceof ReapListener listener) {
-      // Expiries and reaper deletions reach the audit trail and the deletion counter.
-      runtime.reaper().observe(listener);
+    if (backends.audit() instanceof AuditLog audit) {
+      // Expiries, reaper deletions and pin changes reach the audit trail (and its counters).
+      runtime.reaper().observe(audit);
+      runtime.compute().sandboxes().onPinChanged(audit::pinChanged);
     }
     var definitions = runtime.capabilities();
     Builder builder =

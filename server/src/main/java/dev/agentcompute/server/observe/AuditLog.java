@@ -27,10 +27,6 @@ import java.util.function.Consumer;
 public final class AuditLog implements AuditSink, ReapListener, AutoCloseable {
   public static final String LOGGER = "agentcompute.audit";
 
-  /** The capabilities whose successful call changes a sandbox's pin. */
-  private static final Map<String, Boolean> PIN_CAPABILITIES =
-      Map.of("sandbox.pin", true, "sandbox.unpin", false);
-
   /** One audit record: when, what happened ({@code msg}) and its fields as key/value pairs. */
   public record Record(Instant time, String event, List<Object> pairs) {
     public Record {
@@ -96,19 +92,6 @@ public final class AuditLog implements AuditSink, ReapListener, AutoCloseable {
         record.duration().toMillis(),
         "sandbox",
         nullable(record.resource()));
-    Boolean pinned = PIN_CAPABILITIES.get(record.capabilityName());
-    if (pinned != null && record.failure() == null) {
-      write(
-          "pin changed",
-          "execute_id",
-          nullable(record.executeId()),
-          "subject",
-          record.subject(),
-          "sandbox",
-          nullable(record.resource()),
-          "pinned",
-          pinned);
-    }
   }
 
   /**
@@ -160,6 +143,22 @@ public final class AuditLog implements AuditSink, ReapListener, AutoCloseable {
         nullable(method),
         "path",
         nullable(path));
+  }
+
+  /** A sandbox's pin changed (the capabilities' {@code SandboxService.PinListener}). */
+  public void pinChanged(String subject, Sandbox sandbox, boolean pinned) {
+    write(
+        "pin changed",
+        "subject",
+        nullable(subject),
+        "sandbox",
+        sandbox.name(),
+        "owner",
+        nullable(sandbox.subject()),
+        "platform",
+        nullable(sandbox.platform()),
+        "pinned",
+        pinned);
   }
 
   @Override

@@ -56,6 +56,9 @@ public final class ServerMetrics {
   private final MeterRegistry registry;
   private final PrometheusMeterRegistry prometheus;
 
+  /** What function counters read: Micrometer holds it weakly, so it is held here. */
+  private final List<Object> held = new java.util.concurrent.CopyOnWriteArrayList<>();
+
   private final MultiGauge sandboxes;
   private final MultiGauge instances;
 
@@ -201,6 +204,7 @@ public final class ServerMetrics {
    * supplier) and executions waiting for a slot (a gauge).
    */
   public void workerStarts(Supplier<? extends Number> started, Supplier<? extends Number> queued) {
+    held.add(started);
     FunctionCounter.builder(
             "agentcompute.workers.started",
             started,
@@ -223,6 +227,7 @@ public final class ServerMetrics {
   public void buildInfo(Version version) {
     Gauge.builder("agentcompute.build.info", () -> 1)
         .description("The running build: version, git commit and build date as labels")
+        .strongReference(true)
         .tags(buildTags(version))
         .register(registry);
   }
@@ -283,10 +288,16 @@ public final class ServerMetrics {
   }
 
   /** Sets the sandbox and instance gauges to {@code counts} (platform: {sandboxes, instances}). */
-  public void inventoryCounted(Map<String, long[]> counts) {
-    sandboxes.register(rows(counts, 0), true);
-    instances.register(rows(counts, 1), true);
+  public synchronized void inventoryCounted(Map<String, long[]> counts) {
+    List<MultiGauge.Row<?>> sandboxRows = rows(counts, 0);
+    List<MultiGauge.Row<?>> instanceRows = rows(counts, 1);
+    sandboxes.register(sandboxRows, true);
+    instances.register(instanceRows, true);
+    // The rows' values stay reachable until the next count (gauges hold their state weakly).
+    heldRows = List.of(sandboxRows, instanceRows);
   }
+
+  private List<Object> heldRows = List.of();
 
   private static List<MultiGauge.Row<?>> rows(Map<String, long[]> counts, int column) {
     return counts.entrySet().stream()
@@ -299,6 +310,8 @@ public final class ServerMetrics {
   public void dependencyUp(String dependency, Supplier<? extends Number> up) {
     Gauge.builder("agentcompute.dependency.up", up, s -> s.get().doubleValue())
         .description("Whether a dependency answered its last health check (1) or not (0)")
+        // Micrometer holds a gauge's state weakly; these suppliers live only here.
+        .strongReference(true)
         .tag("dependency", dependency)
         .register(registry);
   }
@@ -306,6 +319,7 @@ public final class ServerMetrics {
   private void gauge(String name, String description, Supplier<? extends Number> value) {
     Gauge.builder(name, value, s -> s.get().doubleValue())
         .description(description)
+        .strongReference(true)
         .register(registry);
   }
 

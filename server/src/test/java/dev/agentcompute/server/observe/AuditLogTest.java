@@ -2,6 +2,7 @@ package dev.agentcompute.server.observe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentcompute.capabilities.model.Sandbox;
 import dev.agentcompute.codemode.Failure;
 import dev.agentcompute.codemode.NativeCallRecord;
 import java.io.ByteArrayOutputStream;
@@ -86,6 +87,20 @@ class AuditLogTest {
             ServerMetrics.inMemory(), java.util.Optional.of(AuditFile.open(file, 1 << 20, 3)))) {
       audit.subscribe(seen::add);
       audit.nativeCall(call("ex-2", "sandbox.pin", null));
+      audit.pinChanged(
+          "alice",
+          new Sandbox(
+              "sb-x",
+              "incus",
+              Instant.EPOCH,
+              Instant.EPOCH,
+              "bob",
+              true,
+              "alice",
+              Instant.EPOCH,
+              null,
+              "m"),
+          true);
       audit.nativeCall(call("ex-2", "instance.exec", Failure.CAPABILITY_FAILURE));
       audit.nativeCall(call("ex-3", "instance.exec", null));
       audit.execute(
@@ -99,7 +114,10 @@ class AuditLogTest {
     assertThat(execute.get("outcome")).contains("capability_failure");
     List<String> lines = Files.readAllLines(file);
     assertThat(lines).hasSize(5);
-    assertThat(lines.get(1)).contains("\"msg\":\"pin changed\"").contains("\"pinned\":true");
+    assertThat(lines.get(1))
+        .contains("\"msg\":\"pin changed\",\"logger\":\"agentcompute.audit\",\"subject\":\"alice\"")
+        .contains("\"sandbox\":\"sb-x\",\"owner\":\"bob\"")
+        .contains("\"pinned\":true");
     assertThat(lines.get(4))
         .contains("\"msg\":\"execute\",\"logger\":\"agentcompute.audit\",\"execute_id\":\"ex-2\"")
         .contains("\"source_sha256\":\"ab12\",\"source_bytes\":40")
