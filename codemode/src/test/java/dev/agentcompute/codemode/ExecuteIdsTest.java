@@ -21,7 +21,8 @@ class ExecuteIdsTest {
     assertThat(new HashSet<>(ids)).hasSameSizeAs(ids);
     assertThat(ids).isSorted();
     long millis = Long.parseLong(ids.getFirst().substring(3, 15), 16);
-    assertThat(millis).isBetween(System.currentTimeMillis() - 60_000, System.currentTimeMillis() + 1);
+    assertThat(millis)
+        .isBetween(System.currentTimeMillis() - 60_000, System.currentTimeMillis() + 1);
   }
 
   @Test
