@@ -140,7 +140,9 @@ describe('two servers on one Incus', () => {
     // deletes once it is 10 s old (ProjectMutex.STALE): takeover waits for the later of the two.
     assert.ok(Date.now() - started < (LEASE_SECONDS + 15) * 1000,
       'taken over within one lease period (or a stale lock marker) and a few scans');
-    assert.equal(await reaperState(other), 'active');
+    // /health/ready answers from the last background check (every 5 s), so it may lag a scan.
+    await eventually(async () => (await reaperState(other)) === 'active', 15_000,
+      "the survivor's /health/ready to show its reaper active");
     await run(otherClient, `def main():\n    sandbox.delete(name="${name}")\n    return True\n`);
   });
 });

@@ -1,6 +1,7 @@
 // Starts the real agentcompute server (the jar Maven built, with its lib/ classpath) for the
 // server-*.test.mjs suites, and writes the configuration, catalogue and tokens files they use.
 import { spawn, spawnSync } from 'node:child_process';
+import { createServer, createConnection } from 'node:net';
 import { mkdtempSync, writeFileSync, mkdirSync, readdirSync, copyFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
@@ -126,4 +127,32 @@ export async function eventually(fn, timeoutMs = 20_000, what = 'condition') {
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`timed out waiting for ${what}`);
+}
+
+/** A Unix-socket proxy to the real incusd that can stop forwarding. */
+export function freezableProxy(path) {
+  const pairs = new Set();
+  let frozen = false;
+  const server = createServer((down) => {
+    const pair = { down, up: null };
+    pairs.add(pair);
+    down.on('error', () => {});
+    down.on('close', () => { pair.up?.destroy(); pairs.delete(pair); });
+    if (frozen) return; // accepted, never answered
+    const up = createConnection(INCUS_SOCKET);
+    pair.up = up;
+    up.on('error', () => down.destroy());
+    up.on('close', () => down.destroy());
+    down.on('data', (d) => { if (!frozen) up.write(d); });
+    up.on('data', (d) => { if (!frozen) down.write(d); });
+  });
+  return new Promise((resolve) => server.listen(path, () => resolve({
+    freeze() { frozen = true; },
+    thaw() {
+      frozen = false;
+      // Connections that saw the freeze are out of step; close them so clients reconnect.
+      for (const p of pairs) { p.down.destroy(); p.up?.destroy(); }
+    },
+    close() { for (const p of pairs) { p.down.destroy(); p.up?.destroy(); } server.close(); },
+  })));
 }

@@ -5,40 +5,11 @@
 // again once Incus answers. (The shared incusd itself is never stopped.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, createConnection } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { JAVA, serverJar, configDir, cleanup, INCUS_SOCKET } from './server-harness.mjs';
-
-/** A Unix-socket proxy to the real incusd that can stop forwarding. */
-function freezableProxy(path) {
-  const pairs = new Set();
-  let frozen = false;
-  const server = createServer((down) => {
-    const pair = { down, up: null };
-    pairs.add(pair);
-    down.on('error', () => {});
-    down.on('close', () => { pair.up?.destroy(); pairs.delete(pair); });
-    if (frozen) return; // accepted, never answered
-    const up = createConnection(INCUS_SOCKET);
-    pair.up = up;
-    up.on('error', () => down.destroy());
-    up.on('close', () => down.destroy());
-    down.on('data', (d) => { if (!frozen) up.write(d); });
-    up.on('data', (d) => { if (!frozen) down.write(d); });
-  });
-  return new Promise((resolve) => server.listen(path, () => resolve({
-    freeze() { frozen = true; },
-    thaw() {
-      frozen = false;
-      // Connections that saw the freeze are out of step; close them so clients reconnect.
-      for (const p of pairs) { p.down.destroy(); p.up?.destroy(); }
-    },
-    close() { for (const p of pairs) { p.down.destroy(); p.up?.destroy(); } server.close(); },
-  })));
-}
+import { JAVA, serverJar, configDir, cleanup, freezableProxy } from './server-harness.mjs';
 
 test('a silent Incus answers "did not answer within 30 s; retry later", and recovers', { timeout: 240_000 }, async () => {
   const dir = configDir();

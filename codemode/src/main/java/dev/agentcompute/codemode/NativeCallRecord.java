@@ -16,6 +16,7 @@ import java.util.Locale;
  * @param duration from receipt to the result (a confirmation wait included)
  * @param resource what the handler said it acted on ({@link CapabilityCall#resource}), null if
  *     nothing
+ * @param executeId the id of the execute the call belongs to ({@link ExecuteIds}), null outside one
  */
 public record NativeCallRecord(
     Instant time,
@@ -24,7 +25,20 @@ public record NativeCallRecord(
     String capabilityName,
     Failure failure,
     Duration duration,
-    String resource) {
+    String resource,
+    String executeId) {
+
+  /** A record outside any execute. */
+  public NativeCallRecord(
+      Instant time,
+      String subject,
+      String capabilityId,
+      String capabilityName,
+      Failure failure,
+      Duration duration,
+      String resource) {
+    this(time, subject, capabilityId, capabilityName, failure, duration, resource, null);
+  }
 
   /** {@code ok}, or the failure class in lower case ({@code permission_denied}): a metric label. */
   public String outcome() {

@@ -1,6 +1,7 @@
 package dev.agentcompute.server;
 
 import dev.agentcompute.capabilities.screenshots.ScreenshotStore;
+import dev.agentcompute.capabilities.service.QuotaRefusals;
 import dev.agentcompute.codemode.mcp.RoutingStdioTransportProvider;
 import dev.agentcompute.incus.IncusClient;
 import dev.agentcompute.server.auth.BearerTokens;
@@ -11,6 +12,7 @@ import dev.agentcompute.server.cli.ShutdownSignal;
 import dev.agentcompute.server.compute.Backends;
 import dev.agentcompute.server.compute.ComputeGenerations;
 import dev.agentcompute.server.compute.IncusConnection;
+import dev.agentcompute.server.compute.InventoryGauges;
 import dev.agentcompute.server.compute.LumeConnection;
 import dev.agentcompute.server.compute.OvnConnection;
 import dev.agentcompute.server.compute.ToolWiring;
@@ -28,7 +30,9 @@ import dev.agentcompute.server.http.Operations;
 import dev.agentcompute.server.http.ScreenshotRoutes;
 import dev.agentcompute.server.http.StreamableHttpTransport;
 import dev.agentcompute.server.mcp.McpServerAssembly;
+import dev.agentcompute.server.observe.AuditFile;
 import dev.agentcompute.server.observe.AuditLog;
+import dev.agentcompute.server.observe.HealthMonitor;
 import dev.agentcompute.server.observe.IncusCallMetrics;
 import dev.agentcompute.server.observe.Log;
 import dev.agentcompute.server.observe.LogLevel;
@@ -116,12 +120,15 @@ public final class ServerRuntime {
         "commit",
         loaded.gitCommit().orElse("none"));
 
-    ServerMetrics metrics = ServerMetrics.global();
+    ServerMetrics metrics = ServerMetrics.create();
     Version version = Version.current();
     metrics.buildInfo(version);
-    Operations operations = new Operations(live, version, Instant.now());
+    QuotaRefusals.listen(metrics::quotaRefusal);
     ShutdownSignal signal = ShutdownSignal.install();
-    try (ScreenshotStore screenshots = screenshotStore(loaded.config().screenshots());
+    Optional<AuditFile> auditFile = openAuditFile(loaded.config().audit());
+    try (AuditLog audit = new AuditLog(metrics, auditFile);
+        HealthMonitor health = new HealthMonitor(metrics);
+        ScreenshotStore screenshots = screenshotStore(loaded.config().screenshots());
         IncusClient incus =
             IncusConnection.open(loaded.config().incus(), env, new IncusCallMetrics(metrics));
         OvnConnection ovn = OvnConnection.open(loaded.config().incus());
@@ -134,7 +141,7 @@ public final class ServerRuntime {
                     incus,
                     ovn.northbound(),
                     CodemodeSettings.tokens(loaded.config().codemode()),
-                    new AuditLog(metrics),
+                    audit,
                     Optional.of(screenshots),
                     mac.connection()));
         ConfigReloader reloader =
@@ -145,12 +152,17 @@ public final class ServerRuntime {
                 List.of(compute),
                 metrics,
                 RELOAD_POLL,
-                Clock.systemUTC())) {
-      operations.addReadinessCheck(IncusConnection.readiness(incus));
-      ovn.readiness().ifPresent(operations::addReadinessCheck);
-      mac.connection().map(LumeConnection::readiness).ifPresent(operations::addReadinessCheck);
-      operations.addReadinessCheck(compute.readiness());
-      McpServerAssembly assembly = ToolWiring.assembly(compute, metrics);
+                Clock.systemUTC());
+        InventoryGauges inventory = InventoryGauges.start(compute, metrics)) {
+      Operations operations = new Operations(live, version, Instant.now(), metrics, health);
+      if (http) {
+        // Probed in the background only where /health serves them.
+        operations.addReadinessCheck(IncusConnection.readiness(incus));
+        ovn.readiness().ifPresent(operations::addReadinessCheck);
+        mac.connection().map(LumeConnection::readiness).ifPresent(operations::addReadinessCheck);
+        operations.addReadinessCheck(compute.readiness());
+      }
+      McpServerAssembly assembly = ToolWiring.assembly(compute, metrics, audit);
       reloader.start();
       return http
           ? serveHttp(
@@ -159,6 +171,7 @@ public final class ServerRuntime {
               assembly,
               operations,
               metrics,
+              audit,
               signal,
               screenshots,
               loaded.config().http())
@@ -178,6 +191,7 @@ public final class ServerRuntime {
       McpServerAssembly assembly,
       Operations operations,
       ServerMetrics metrics,
+      AuditLog audit,
       ShutdownSignal signal,
       ScreenshotStore screenshots,
       ServerConfig.Http caps)
@@ -195,9 +209,10 @@ public final class ServerRuntime {
                         caps.maxConnections(),
                         caps.maxConcurrentRequests()),
                     caps.headerTimeout()),
-            b -> b.addFeature(operations.feature()).addFeature(new ScreenshotRoutes(screenshots)));
+            b -> b.addFeature(operations.feature()).addFeature(new ScreenshotRoutes(screenshots)),
+            audit::authenticationFailed);
     metrics.sessions(front::sessionCount);
-    operations.addReadinessCheck(drainCheck(front));
+    operations.addInstantCheck(drainCheck(front));
     String shownHost = address.host().contains(":") ? "[" + address.host() + "]" : address.host();
     // Without screenshots.base_url, URLs point at this listener, which serves the store.
     screenshots.servedAt(listenerUrl(address, front.port()));
@@ -280,6 +295,20 @@ public final class ServerRuntime {
       host = "127.0.0.1";
     }
     return URI.create("http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port);
+  }
+
+  /** The audit trail's file when {@code audit.file} is set, opened for appending. */
+  static Optional<AuditFile> openAuditFile(ServerConfig.Audit config) {
+    if (config.file().isEmpty()) {
+      return Optional.empty();
+    }
+    Path file = config.file().get();
+    try {
+      return Optional.of(AuditFile.open(file, config.maxFileBytes(), config.maxFiles()));
+    } catch (java.io.IOException e) {
+      throw new StartupException(
+          "audit.file " + file + " cannot be opened for appending: " + e.getMessage(), e);
+    }
   }
 
   private static void applyLogLevel(LiveConfig.State state, LogLevel fromCli) {

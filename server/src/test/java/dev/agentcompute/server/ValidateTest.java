@@ -304,7 +304,7 @@ class ValidateTest {
             CatalogueCheck.IMAGE_CATALOG,
             new Preflight(env),
             List.of(),
-            ServerMetrics.global(),
+            ServerMetrics.inMemory(),
             Duration.ofMillis(50),
             Clock.systemUTC())) {
       reloader.start();

@@ -29,6 +29,7 @@ public final class Reaper implements AutoCloseable {
   private final Duration leasePeriod;
   private final String holder;
   private ScheduledExecutorService scheduler;
+  private volatile ReapListener listener = ReapListener.NONE;
 
   /** A reaper alone on its Incus (it never needs a lease). */
   public Reaper(SandboxService sandboxes, Duration interval) {
@@ -53,6 +54,19 @@ public final class Reaper implements AutoCloseable {
     this.lease = lease;
     this.leasePeriod = leasePeriod;
     this.holder = holder;
+  }
+
+  /** Tells {@code listener} of every expiry, deletion and failed deletion from now on. */
+  public void observe(ReapListener listener) {
+    this.listener = listener == null ? ReapListener.NONE : listener;
+  }
+
+  private void tell(java.util.function.Consumer<ReapListener> event) {
+    try {
+      event.accept(listener);
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "the reaper's listener failed", e);
+    }
   }
 
   /** What one scan did. */
@@ -128,11 +142,13 @@ public final class Reaper implements AutoCloseable {
       if (sandbox.expiresAt().isAfter(now)) {
         continue;
       }
+      tell(l -> l.expired(sandbox));
       try {
         switch (sandboxes.reap(sandbox.name())) {
           case DELETED -> {
             LOG.log(Level.INFO, () -> "reaper deleted expired sandbox=" + sandbox.name());
             deleted.add(sandbox.name());
+            tell(l -> l.deleted(sandbox));
           }
           case PINNED -> pinned.add(sandbox.name());
           case GONE, LIVE -> {
@@ -142,6 +158,7 @@ public final class Reaper implements AutoCloseable {
       } catch (RuntimeException e) {
         LOG.log(Level.WARNING, "reaper delete failed sandbox=" + sandbox.name(), e);
         failed.add(sandbox.name());
+        tell(l -> l.failed(sandbox, e));
       }
     }
     return new Scan(deleted, pinned, failed);

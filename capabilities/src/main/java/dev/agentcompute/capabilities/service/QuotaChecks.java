@@ -34,6 +34,7 @@ final class QuotaChecks {
 
   private static void above(String argument, long value, long max, String key) {
     if (value > max) {
+      QuotaRefusals.refused(key);
       throw Errors.of("%s %d exceeds the maximum of %d (%s)", argument, value, max, key);
     }
   }
@@ -41,18 +42,21 @@ final class QuotaChecks {
   /** Room in the sandbox for one more instance of this size. */
   void sandboxRoom(String sandbox, List<SandboxInstance> existing, int cpus, int memoryMb) {
     if (existing.size() >= quotas.sandboxInstances()) {
+      QuotaRefusals.refused("sandbox.limits.instances");
       throw Errors.of(
           "sandbox \"%s\" already has %d instances (sandbox.limits.instances)",
           sandbox, quotas.sandboxInstances());
     }
     long usedCpus = existing.stream().mapToLong(SandboxInstance::cpus).sum();
     if (usedCpus + cpus > quotas.sandboxCpus()) {
+      QuotaRefusals.refused("sandbox.limits.cpus");
       throw Errors.of(
           "sandbox \"%s\" would use %d CPUs, more than its %d (sandbox.limits.cpus)",
           sandbox, usedCpus + cpus, quotas.sandboxCpus());
     }
     long usedMemory = existing.stream().mapToLong(SandboxInstance::memoryMb).sum();
     if (usedMemory + memoryMb > quotas.sandboxMemoryMb()) {
+      QuotaRefusals.refused("sandbox.limits.memory_mb");
       throw Errors.of(
           "sandbox \"%s\" would use %d MiB of memory, more than its %d (sandbox.limits.memory_mb)",
           sandbox, usedMemory + memoryMb, quotas.sandboxMemoryMb());
@@ -62,6 +66,7 @@ final class QuotaChecks {
   /** Room in the sandbox for one more network. */
   void networkRoom(String sandbox, int existing) {
     if (existing >= quotas.sandboxNetworks()) {
+      QuotaRefusals.refused("sandbox.limits.networks");
       throw Errors.of(
           "sandbox \"%s\" already has %d networks (sandbox.limits.networks)",
           sandbox, quotas.sandboxNetworks());
@@ -72,6 +77,7 @@ final class QuotaChecks {
   void sandboxesOf(String subject, Collection<Sandbox> all, Instant now) {
     long live = all.stream().filter(s -> s.subject().equals(subject) && s.isLive(now)).count();
     if (live >= quotas.sandboxesPerIdentity()) {
+      QuotaRefusals.refused("sandbox.max_per_identity");
       throw Errors.of(
           "identity \"%s\" already has %d live sandboxes (sandbox.max_per_identity)",
           subject, quotas.sandboxesPerIdentity());
@@ -81,6 +87,7 @@ final class QuotaChecks {
   /** A new expiry must stay within the sandbox's maximum lifetime from its creation. */
   void lifetime(Sandbox sandbox, Instant expiresAt) {
     if (expiresAt.isAfter(sandbox.createdAt().plus(quotas.maxLifetime()))) {
+      QuotaRefusals.refused("sandbox.max_lifetime_minutes");
       throw Errors.of(
           "sandbox \"%s\" cannot live past %d minutes from its creation"
               + " (sandbox.max_lifetime_minutes)",

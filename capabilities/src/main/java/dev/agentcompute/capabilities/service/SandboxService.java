@@ -261,11 +261,41 @@ public final class SandboxService {
     return new Extension(expiry, requested[0]);
   }
 
+  /**
+   * Hears every change of a sandbox's pin: who, which sandbox (as stored after it), pinned or not.
+   */
+  @FunctionalInterface
+  public interface PinListener {
+    void pinChanged(String subject, Sandbox sandbox, boolean pinned);
+  }
+
+  private final List<PinListener> pinListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  /** Calls {@code listener} after every pin or unpin that changed a sandbox's pin state. */
+  public void onPinChanged(PinListener listener) {
+    pinListeners.add(listener);
+  }
+
   /** Pins or unpins; the identity is checked before anything is read. */
   public Sandbox pin(String subject, String name, boolean pinned) {
     if (!mayPin(subject)) {
       throw Errors.pinningRequiresOperator();
     }
+    boolean[] changed = {false};
+    Sandbox after = pinOnce(subject, name, pinned, changed);
+    if (changed[0]) {
+      for (PinListener listener : pinListeners) {
+        try {
+          listener.pinChanged(subject, after, pinned);
+        } catch (RuntimeException e) {
+          // The pin is stored; a listener's failure must not turn it into an error.
+        }
+      }
+    }
+    return after;
+  }
+
+  private Sandbox pinOnce(String subject, String name, boolean pinned, boolean[] changed) {
     return access.live(
         name,
         sandbox ->
@@ -274,8 +304,10 @@ public final class SandboxService {
                 name,
                 current -> {
                   if (current.pinned() == pinned) {
+                    changed[0] = false;
                     return current; // re-pinning keeps the first pin's attribution
                   }
+                  changed[0] = true;
                   return pinned ? current.pinnedBy(subject, access.now()) : current.unpinned();
                 }));
   }

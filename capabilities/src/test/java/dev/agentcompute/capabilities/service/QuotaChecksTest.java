@@ -1,5 +1,6 @@
 package dev.agentcompute.capabilities.service;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -87,5 +88,23 @@ class QuotaChecksTest {
         .hasMessage(
             "sandbox \"s\" cannot live past 4320 minutes from its creation"
                 + " (sandbox.max_lifetime_minutes)");
+  }
+
+  @Test
+  void eachRefusalIsCountedOnceByItsKey() {
+    List<String> keys = new java.util.concurrent.CopyOnWriteArrayList<>();
+    QuotaRefusals.listen(keys::add);
+    try {
+      assertThatThrownBy(() -> checks.instanceSize(256, 128, 1));
+      assertThatThrownBy(
+          () -> checks.sandboxRoom("s", Collections.nCopies(8, instance(1, 128)), 1, 128));
+      assertThatThrownBy(() -> checks.networkRoom("s", 100));
+      assertThatCode(() -> checks.instanceSize(1, 128, 1)).doesNotThrowAnyException();
+      assertThat(keys)
+          .containsExactly(
+              "instance.max_cpus", "sandbox.limits.instances", "sandbox.limits.networks");
+    } finally {
+      QuotaRefusals.listen(null);
+    }
   }
 }

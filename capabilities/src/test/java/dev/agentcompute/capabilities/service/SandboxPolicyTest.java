@@ -165,6 +165,24 @@ class SandboxPolicyTest {
     service.create("dev", "old", "", 1, false);
     clock.advance(Duration.ofMinutes(2));
     Reaper reaper = new Reaper(service, Duration.ofSeconds(30));
+    List<String> heard = new java.util.ArrayList<>();
+    reaper.observe(
+        new dev.agentcompute.capabilities.reaper.ReapListener() {
+          @Override
+          public void expired(Sandbox sandbox) {
+            heard.add("expired " + sandbox.name() + " of " + sandbox.subject());
+          }
+
+          @Override
+          public void deleted(Sandbox sandbox) {
+            heard.add("deleted " + sandbox.name());
+          }
+
+          @Override
+          public void failed(Sandbox sandbox, RuntimeException failure) {
+            heard.add("failed " + sandbox.name());
+          }
+        });
     backend.failDeletes = 1;
     Reaper.Scan first = reaper.scan();
     assertThat(first.failed()).containsExactly("old");
@@ -173,6 +191,20 @@ class SandboxPolicyTest {
     Reaper.Scan second = reaper.scan();
     assertThat(second.deleted()).containsExactly("old");
     assertThat(backend.sandboxes).containsOnlyKeys("live", "kept");
+    assertThat(heard)
+        .containsExactly("expired old of dev", "failed old", "expired old of dev", "deleted old");
+  }
+
+  @Test
+  void pinListenersHearOnlyChangesOfThePin() {
+    List<String> heard = new java.util.ArrayList<>();
+    service.onPinChanged(
+        (who, sandbox, pinned) -> heard.add(who + " " + sandbox.name() + " " + pinned));
+    service.create("op", "p1", "", 60, false);
+    service.pin("op", "p1", true);
+    service.pin("op", "p1", true);
+    service.pin("op", "p1", false);
+    assertThat(heard).containsExactly("op p1 true", "op p1 false");
   }
 
   @Test

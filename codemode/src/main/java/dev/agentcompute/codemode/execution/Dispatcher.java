@@ -4,6 +4,7 @@ import dev.agentcompute.codemode.AuditSink;
 import dev.agentcompute.codemode.CapabilityCall;
 import dev.agentcompute.codemode.CodeModeException;
 import dev.agentcompute.codemode.Context;
+import dev.agentcompute.codemode.ExecuteIds;
 import dev.agentcompute.codemode.Failure;
 import dev.agentcompute.codemode.Handler;
 import dev.agentcompute.codemode.Limits;
@@ -115,7 +116,8 @@ final class Dispatcher {
               entry.name(),
               failure,
               Duration.ofNanos(System.nanoTime() - started),
-              report.resource()));
+              report.resource(),
+              ExecuteIds.of(ctx)));
     }
   }
 

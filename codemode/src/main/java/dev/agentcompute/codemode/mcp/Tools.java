@@ -2,6 +2,7 @@ package dev.agentcompute.codemode.mcp;
 
 import dev.agentcompute.codemode.CodeModeException;
 import dev.agentcompute.codemode.Context;
+import dev.agentcompute.codemode.ExecuteIds;
 import dev.agentcompute.codemode.Execution;
 import dev.agentcompute.codemode.Failure;
 import dev.agentcompute.codemode.PendingConfirmation;
@@ -45,6 +46,7 @@ final class Tools {
             ToolContracts.SEARCH_OUTPUT,
             ToolContracts.DISCOVERY,
             resolver,
+            false,
             (ctx, subject, args, exchange, request) ->
                 McpJson.search(
                     service.search(ctx, subject, string(args, "query"), string(args, "cursor")))),
@@ -56,6 +58,7 @@ final class Tools {
             ToolContracts.DESCRIBE_OUTPUT,
             ToolContracts.DISCOVERY,
             resolver,
+            false,
             (ctx, subject, args, exchange, request) ->
                 McpJson.describe(service.describe(ctx, subject, string(args, "name")))),
         tool(
@@ -68,6 +71,7 @@ final class Tools {
             ToolContracts.EXECUTE_OUTPUT,
             ToolContracts.EXECUTE,
             resolver,
+            true,
             (ctx, subject, args, exchange, request) -> {
               Execution execution =
                   Execution.of(string(args, "source"))
@@ -95,6 +99,7 @@ final class Tools {
       String outputSchema,
       McpSchema.ToolAnnotations annotations,
       InvocationResolver resolver,
+      boolean identified,
       Call call) {
     McpSchema.Tool tool =
         McpSchema.Tool.builder()
@@ -108,30 +113,58 @@ final class Tools {
         .tool(tool)
         .callHandler(
             (exchange, request) -> {
-              Context ctx = CallContexts.of(exchange == null ? null : exchange.transportContext());
+              Context scope =
+                  CallContexts.of(exchange == null ? null : exchange.transportContext());
+              // An execute's id is made before anything can fail, so every answer carries it.
+              String id = identified ? ExecuteIds.next() : null;
+              Context ctx = id == null ? scope : scope.withValue(ExecuteIds.KEY, id);
               try {
-                Subject subject = CallContexts.subject(resolver, ctx);
-                if (subject == null) {
-                  return error(Failure.UNAUTHENTICATED.text());
-                }
-                Map<String, Object> value =
-                    call.run(ctx, subject, request.arguments(), exchange, request);
-                return McpSchema.CallToolResult.builder()
-                    .addTextContent(McpJson.write(value))
-                    .structuredContent(value)
-                    .isError(false)
-                    .build();
-              } catch (CodeModeException e) {
-                return e.pendingConfirmation()
-                    .map(p -> confirmationRequired(e.clientText(), p))
-                    .orElseGet(() -> error(e.clientText()));
-              } catch (Throwable t) {
-                return error(Failure.INTERNAL.text());
+                return identify(answer(ctx, resolver, call, exchange, request), id);
               } finally {
-                ctx.cancel();
+                scope.cancel();
               }
             })
         .build();
+  }
+
+  private static McpSchema.CallToolResult answer(
+      Context ctx,
+      InvocationResolver resolver,
+      Call call,
+      McpSyncServerExchange exchange,
+      McpSchema.CallToolRequest request) {
+    try {
+      Subject subject = CallContexts.subject(resolver, ctx);
+      if (subject == null) {
+        return error(Failure.UNAUTHENTICATED.text());
+      }
+      Map<String, Object> value = call.run(ctx, subject, request.arguments(), exchange, request);
+      return McpSchema.CallToolResult.builder()
+          .addTextContent(McpJson.write(value))
+          .structuredContent(value)
+          .isError(false)
+          .build();
+    } catch (CodeModeException e) {
+      return e.pendingConfirmation()
+          .map(p -> confirmationRequired(e.clientText(), p))
+          .orElseGet(() -> error(e.clientText()));
+    } catch (Throwable t) {
+      return error(Failure.INTERNAL.text());
+    }
+  }
+
+  /** {@code result} with the execute's id in its {@code _meta}; unchanged without an id. */
+  private static McpSchema.CallToolResult identify(McpSchema.CallToolResult result, String id) {
+    if (id == null) {
+      return result;
+    }
+    Map<String, Object> meta = new LinkedHashMap<>();
+    if (result.meta() != null) {
+      meta.putAll(result.meta());
+    }
+    meta.put(ExecuteIds.META_KEY, id);
+    return new McpSchema.CallToolResult(
+        result.content(), result.isError(), result.structuredContent(), meta);
   }
 
   private static McpSchema.CallToolResult error(String text) {

@@ -142,6 +142,24 @@ class CodeModeMcpTest {
   }
 
   @Test
+  void everyExecuteAnswerCarriesItsIdAndDiscoveryNone() {
+    McpSchema.CallToolResult ok =
+        call(
+            USER, "execute", Map.of("source", "def main():\n    return records.lookup(key='k')\n"));
+    McpSchema.CallToolResult failed =
+        call(USER, "execute", Map.of("source", "def main():\n    return records.lookup(k=1)\n"));
+    McpSchema.CallToolResult refused =
+        call(InvocationResolver.staticSubject(new Subject("")), "execute", Map.of("source", "x"));
+    List<Object> ids = new java.util.ArrayList<>();
+    for (McpSchema.CallToolResult r : List.of(ok, failed, refused)) {
+      assertThat(r.meta()).containsKey(dev.agentcompute.codemode.ExecuteIds.META_KEY);
+      ids.add(r.meta().get(dev.agentcompute.codemode.ExecuteIds.META_KEY));
+    }
+    assertThat(ids).doesNotHaveDuplicates().isSorted();
+    assertThat(call(USER, "search_api", Map.of("query", "lookup")).meta()).isNull();
+  }
+
+  @Test
   void identityComesOnlyFromTheResolver() {
     InvocationResolver empty = InvocationResolver.staticSubject(new Subject(""));
     InvocationResolver failing =

@@ -24,15 +24,34 @@ public final class BearerAuthentication {
   /** Granted to every identity; the MCP endpoint requires it (docs/security.md#bearer-tokens). */
   static final String SCOPE = "mcp";
 
+  /** Hears every refusal, for the audit trail and the authentication-failure counter. */
+  @FunctionalInterface
+  public interface Failures {
+    Failures NONE = (reason, remote, method, path) -> {};
+
+    /**
+     * A request was refused: {@code reason} is {@code missing} (no Authorization header), {@code
+     * malformed} (not a bearer token) or {@code unknown} (no configured token matches).
+     */
+    void refused(String reason, String remote, String method, String path);
+  }
+
   private final BearerTokens tokens;
   private final List<String> guardedPrefixes;
+  private final Failures failures;
 
   /** The identity this filter verified, registered in the request's context. */
   public record Subject(String name) {}
 
   public BearerAuthentication(BearerTokens tokens, List<String> guardedPrefixes) {
+    this(tokens, guardedPrefixes, Failures.NONE);
+  }
+
+  public BearerAuthentication(
+      BearerTokens tokens, List<String> guardedPrefixes, Failures failures) {
     this.tokens = tokens;
     this.guardedPrefixes = List.copyOf(guardedPrefixes);
+    this.failures = failures;
   }
 
   /** The identity verified for this request, if the filter ran and accepted it. */
@@ -48,21 +67,36 @@ public final class BearerAuthentication {
     }
     List<String> values = req.headers().values(HeaderNames.AUTHORIZATION);
     if (values.isEmpty()) {
+      refused("missing", req);
       challenge(res, "missing bearer token", "scope=\"" + SCOPE + "\"");
       return;
     }
     String value = values.getFirst();
     if (value.length() < 7 || !value.regionMatches(true, 0, "Bearer ", 0, 7)) {
+      refused("malformed", req);
       challenge(res, "authorization is not a bearer token", "error=\"invalid_request\"");
       return;
     }
     Optional<String> identity = tokens.identify(value.substring(7).strip());
     if (identity.isEmpty()) {
+      refused("unknown", req);
       challenge(res, "invalid bearer token", "error=\"invalid_token\"");
       return;
     }
     req.context().register(new Subject(identity.get()));
     chain.proceed();
+  }
+
+  private void refused(String reason, RoutingRequest req) {
+    try {
+      failures.refused(
+          reason,
+          req.remotePeer().address().toString(),
+          req.prologue().method().text(),
+          req.path().path());
+    } catch (RuntimeException e) {
+      // The refusal stands whatever its listener does.
+    }
   }
 
   private boolean guards(String path) {

@@ -17,6 +17,7 @@ import dev.agentcompute.codemode.mcp.CodeModeMcp;
 import dev.agentcompute.codemode.mcp.InvocationResolver;
 import dev.agentcompute.server.config.ServerConfig;
 import dev.agentcompute.server.errors.StartupException;
+import dev.agentcompute.server.observe.AuditLog;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -64,6 +65,11 @@ record ComputeGeneration(
             incus.reaperLease(),
             Clock.systemUTC(),
             backends.screenshots());
+    if (backends.audit() instanceof AuditLog audit) {
+      // Expiries, reaper deletions and pin changes reach the audit trail (and its counters).
+      runtime.reaper().observe(audit);
+      runtime.compute().sandboxes().onPinChanged(audit::pinChanged);
+    }
     var definitions = runtime.capabilities();
     Builder builder =
         CodeMode.builder(

@@ -8,7 +8,9 @@ import dev.agentcompute.codemode.mcp.InvocationResolver;
 import dev.agentcompute.codemode.mcp.ResourceRequests;
 import dev.agentcompute.server.config.ServerConfig;
 import dev.agentcompute.server.mcp.McpServerAssembly;
+import dev.agentcompute.server.observe.AuditLog;
 import dev.agentcompute.server.observe.MeteredExecute;
+import dev.agentcompute.server.observe.RunningTotal;
 import dev.agentcompute.server.observe.ServerMetrics;
 import dev.agentcompute.server.observe.Version;
 import io.modelcontextprotocol.server.McpServer;
@@ -50,12 +52,13 @@ public final class ToolWiring {
    * The subject comes from the transport context (HTTP: the verified identity) or is fixed ({@code
    * local} on stdio).
    */
-  public static McpServerAssembly assembly(ComputeGenerations compute, ServerMetrics metrics) {
-    MeteredExecute metered = new MeteredExecute(metrics);
+  public static McpServerAssembly assembly(
+      ComputeGenerations compute, ServerMetrics metrics, AuditLog audit) {
+    MeteredExecute metered = new MeteredExecute(metrics, audit);
     metrics.workerPool(
         metered::running, () -> compute.current().codeMode().limits().maxConcurrentExecutions());
     metrics.workerStarts(
-        () -> compute.current().codeMode().workersStarted(),
+        new RunningTotal(() -> compute.current().codeMode().workersStarted()),
         () -> compute.current().codeMode().queuedExecutions());
     Version version = Version.current();
     Resources resources = AgentResources.build(compute, compute.tokens());
@@ -75,7 +78,7 @@ public final class ToolWiring {
             // An elicitation/create may wait as long as MaxConfirmationWait (the SDK's default
             // request timeout would end it after 10 s).
             .requestTimeout(CodeModeMcp.requestTimeout(compute.current().codeMode().limits()))
-            .tools(metered.wrap(compute.tools(fixedSubject)))
+            .tools(metered.wrap(compute.tools(fixedSubject), fixedSubject))
             .build();
       }
 

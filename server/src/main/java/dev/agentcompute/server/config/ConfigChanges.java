@@ -46,6 +46,9 @@ final class ConfigChanges {
     if (key.startsWith("http.")) {
       return Optional.of("the HTTP listener and its caps are set up at startup");
     }
+    if (key.startsWith("audit.")) {
+      return Optional.of("the audit file is opened once at startup");
+    }
     if (key.startsWith("screenshots.")) {
       return Optional.of("the screenshot store and its listen address are set up at startup");
     }
@@ -73,7 +76,8 @@ final class ConfigChanges {
             next.codemode().workerReuse(),
             next.codemode().agentGuidance(),
             next.codemode().workerIsolation()),
-        startup.http());
+        startup.http(),
+        startup.audit());
   }
 
   static List<LiveConfig.Pending> pending(ServerConfig startup, ServerConfig next) {
@@ -125,6 +129,9 @@ final class ConfigChanges {
     m.put("http.max_concurrent_requests", c.http().maxConcurrentRequests());
     m.put("http.header_timeout_seconds", c.http().headerTimeout());
     m.put("http.drain_timeout_seconds", c.http().drainTimeout());
+    m.put("audit.file", c.audit().file());
+    m.put("audit.max_file_mb", c.audit().maxFileBytes());
+    m.put("audit.max_files", c.audit().maxFiles());
     m.put("authorization", c.authorization().map(ServerConfig.Authorization::digest));
     return m;
   }

@@ -105,6 +105,7 @@ final class ConfigValidator {
         RegoPolicyFiles.load(raw.authorization(), this::resolve, problems);
     ServerConfig.Codemode codemode = CodemodeSettings.load(raw, this::resolve, problems);
     ServerConfig.Http http = HttpSettings.load(raw.http(), problems);
+    ServerConfig.Audit audit = AuditSettings.load(raw.audit(), this::resolve, problems);
     return new ServerConfig(
         incusConfig,
         lume,
@@ -115,7 +116,8 @@ final class ConfigValidator {
         logLevel,
         authorization,
         codemode,
-        http);
+        http,
+        audit);
   }
 
   private ServerConfig.Incus incus(RuntimeConfig.Incus incus) {

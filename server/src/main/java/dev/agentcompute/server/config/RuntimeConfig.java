@@ -23,7 +23,17 @@ public record RuntimeConfig(
     @JsonProperty("tokens_secret_file") String tokensSecretFile,
     Codemode codemode,
     Http http,
-    Instance instance) {
+    Instance instance,
+    Audit audit) {
+
+  /**
+   * The audit trail's JSON-lines file (ours; docs/operations.md#audit-trail), rotated at {@code
+   * max_file_mb}, {@code max_files} files kept.
+   */
+  public record Audit(
+      String file,
+      @JsonProperty("max_file_mb") Long maxFileMb,
+      @JsonProperty("max_files") Long maxFiles) {}
 
   /**
    * What one instance may ask for (ours; docs/configuration.md): the most CPUs, memory and root

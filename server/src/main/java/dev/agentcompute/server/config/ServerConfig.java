@@ -26,7 +26,14 @@ public record ServerConfig(
     Optional<LogLevel> logLevel,
     Optional<Authorization> authorization,
     Codemode codemode,
-    Http http) {
+    Http http,
+    Audit audit) {
+
+  /**
+   * The audit trail's JSON-lines file, if any, the size that rotates it and the files kept (the
+   * current one included).
+   */
+  public record Audit(Optional<Path> file, long maxFileBytes, int maxFiles) {}
 
   /**
    * The HTTP front door's caps: MCP sessions in total and per identity, open TCP connections,

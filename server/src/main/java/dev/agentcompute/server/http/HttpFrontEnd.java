@@ -59,6 +59,18 @@ public final class HttpFrontEnd implements AutoCloseable {
       McpServerAssembly assembly,
       StreamableHttpTransport.Settings settings,
       Consumer<WebServerConfig.Builder> extraFeatures) {
+    return start(
+        address, tokens, assembly, settings, extraFeatures, BearerAuthentication.Failures.NONE);
+  }
+
+  /** As above; {@code failures} hears every request refused with 401. */
+  public static HttpFrontEnd start(
+      ListenAddress address,
+      Optional<BearerTokens> tokens,
+      McpServerAssembly assembly,
+      StreamableHttpTransport.Settings settings,
+      Consumer<WebServerConfig.Builder> extraFeatures,
+      BearerAuthentication.Failures failures) {
     Function<ServerRequest, Optional<String>> subjects =
         tokens.isPresent()
             ? BearerAuthentication::subject
@@ -114,7 +126,7 @@ public final class HttpFrontEnd implements AutoCloseable {
                 chain.proceed();
               });
           tokens.ifPresent(
-              t -> r.addFilter(new BearerAuthentication(t, List.of(MCP_PATH))::filter));
+              t -> r.addFilter(new BearerAuthentication(t, List.of(MCP_PATH), failures)::filter));
           r.register(MCP_PATH, transport);
         });
     WebServer server = builder.build().start();

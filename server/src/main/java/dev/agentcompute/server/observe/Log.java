@@ -48,17 +48,24 @@ public final class Log {
     logger.log(level, (java.util.ResourceBundle) null, message, new Attributes(attrs, failure));
   }
 
-  /** Alternating keys and values, and the failure being reported, if any. */
-  public record Attributes(Object[] pairs, Throwable failure) {
+  /**
+   * Alternating keys and values, the failure being reported, if any, and the event's own time when
+   * it is not the time of logging (null): an audit record's line and file entry show one time.
+   */
+  public record Attributes(Object[] pairs, Throwable failure, java.time.Instant time) {
     public Attributes {
       if (pairs.length % 2 != 0) {
         throw new IllegalArgumentException("log attributes come in key/value pairs");
       }
     }
 
+    public Attributes(Object[] pairs, Throwable failure) {
+      this(pairs, failure, null);
+    }
+
     /** Attributes without a failure. */
     public Attributes(Object[] pairs) {
-      this(pairs, null);
+      this(pairs, null, null);
     }
   }
 }

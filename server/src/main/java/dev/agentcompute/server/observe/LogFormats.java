@@ -24,16 +24,17 @@ final class LogFormats {
       @Override
       public String format(LogRecord r) {
         StringBuilder line = new StringBuilder();
+        Log.Attributes attrs = attributes(r);
         line.append("time=")
-            .append(TIME.format(Instant.ofEpochMilli(r.getMillis())))
+            .append(TIME.format(time(r, attrs)))
             .append(" level=")
             .append(LogLevel.labelOf(r.getLevel()))
             .append(" msg=")
             .append(textValue(message(this, r)));
-        Log.Attributes attrs = attributes(r);
-        if (attrs == null) {
+        if (showsLogger(r, attrs)) {
           line.append(" logger=").append(textValue(r.getLoggerName()));
-        } else {
+        }
+        if (attrs != null) {
           Object[] p = attrs.pairs();
           for (int i = 0; i < p.length; i += 2) {
             line.append(' ').append(p[i]).append('=').append(textValue(String.valueOf(p[i + 1])));
@@ -53,13 +54,14 @@ final class LogFormats {
       @Override
       public String format(LogRecord r) {
         StringBuilder line = new StringBuilder("{");
-        field(line, "time", TIME.format(Instant.ofEpochMilli(r.getMillis())));
+        Log.Attributes attrs = attributes(r);
+        field(line, "time", TIME.format(time(r, attrs)));
         field(line, "level", LogLevel.labelOf(r.getLevel()));
         field(line, "msg", message(this, r));
-        Log.Attributes attrs = attributes(r);
-        if (attrs == null) {
+        if (showsLogger(r, attrs)) {
           field(line, "logger", r.getLoggerName());
-        } else {
+        }
+        if (attrs != null) {
           Object[] p = attrs.pairs();
           for (int i = 0; i < p.length; i += 2) {
             Object v = p[i + 1];
@@ -78,6 +80,18 @@ final class LogFormats {
         return line.append("}\n").toString();
       }
     };
+  }
+
+  /**
+   * Library records and the audit trail ({@value AuditLog#LOGGER}, outside our logger tree) name
+   * their logger, so an operator can select them; our diagnostic records do not need to.
+   */
+  private static boolean showsLogger(LogRecord r, Log.Attributes attrs) {
+    return attrs == null || !Logging.isOurs(r.getLoggerName());
+  }
+
+  private static Instant time(LogRecord r, Log.Attributes attrs) {
+    return attrs != null && attrs.time() != null ? attrs.time() : r.getInstant();
   }
 
   private static Log.Attributes attributes(LogRecord r) {

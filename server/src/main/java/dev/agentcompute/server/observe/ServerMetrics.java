@@ -1,21 +1,37 @@
 package dev.agentcompute.server.observe;
 
-import io.helidon.metrics.api.Counter;
-import io.helidon.metrics.api.Gauge;
-import io.helidon.metrics.api.MeterRegistry;
-import io.helidon.metrics.api.Metrics;
-import io.helidon.metrics.api.Tag;
-import io.helidon.metrics.api.Timer;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmInfoMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
+import java.util.Map;
 import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
 
 /**
- * The server's meters, served in Prometheus format at /metrics: CodeMode executions by outcome and
- * their latency, MCP sessions, the CodeMode worker pool, Incus calls, and the build's identity.
- * Other modules report through the server's wiring ({@code ServerRuntime}) (they do not depend on
- * the server).
+ * The server's meters, served in Prometheus text format at /metrics (docs/operations.md#metrics).
+ * Micrometer rather than Helidon's metrics API: its binders give the JVM, process and system meters
+ * under the names Prometheus users know ({@code jvm_memory_used_bytes}, {@code process_cpu_usage},
+ * {@code process_files_open_files}), its Prometheus registry writes counters as counters ({@code
+ * _total}) with no constant {@code scope} label, and it needs no Helidon service discovery. Other
+ * modules report through the server's wiring ({@code ServerRuntime}); they do not depend on the
+ * server.
  */
 public final class ServerMetrics {
   /**
@@ -38,108 +54,170 @@ public final class ServerMetrics {
   }
 
   private final MeterRegistry registry;
+  private final PrometheusMeterRegistry prometheus;
 
-  ServerMetrics(MeterRegistry registry) {
+  /** What function counters read: Micrometer holds it weakly, so it is held here. */
+  private final List<Object> held = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  private final MultiGauge sandboxes;
+  private final MultiGauge instances;
+
+  ServerMetrics(MeterRegistry registry, PrometheusMeterRegistry prometheus) {
     this.registry = registry;
+    this.prometheus = prometheus;
+    this.sandboxes =
+        MultiGauge.builder("agentcompute.sandboxes")
+            .description("Live sandboxes by platform (counted in the background)")
+            .register(registry);
+    this.instances =
+        MultiGauge.builder("agentcompute.instances")
+            .description("Live instances by platform (counted in the background)")
+            .register(registry);
   }
 
-  public static ServerMetrics global() {
-    return new ServerMetrics(Metrics.globalRegistry());
+  /** Meters kept in memory only (no binders, nothing to scrape), for tests. */
+  public static ServerMetrics inMemory() {
+    return new ServerMetrics(new SimpleMeterRegistry(), null);
   }
 
-  /** One finished {@code execute} call; {@code outcome} is {@code ok} or the error class. */
+  /** The process's meters, with the JVM, process and system binders bound. */
+  public static ServerMetrics create() {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    new JvmMemoryMetrics().bindTo(registry);
+    // Closed with the process: the GC listener lives as long as the registry.
+    new JvmGcMetrics().bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ClassLoaderMetrics().bindTo(registry);
+    new JvmInfoMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    new UptimeMetrics().bindTo(registry);
+    new FileDescriptorMetrics().bindTo(registry);
+    ServerMetrics metrics = new ServerMetrics(registry, registry);
+    metrics.startAtZero();
+    return metrics;
+  }
+
+  /** The 401 reasons {@link #authenticationFailure} counts. */
+  static final List<String> AUTHENTICATION_FAILURE_REASONS =
+      List.of("missing", "malformed", "unknown");
+
+  /** The configuration keys a quota refusal names (the capabilities' quota checks). */
+  static final List<String> QUOTA_KEYS =
+      List.of(
+          "instance.max_cpus",
+          "instance.max_memory_mb",
+          "instance.max_disk_gb",
+          "sandbox.limits.instances",
+          "sandbox.limits.cpus",
+          "sandbox.limits.memory_mb",
+          "sandbox.limits.networks",
+          "sandbox.max_per_identity",
+          "sandbox.max_lifetime_minutes");
+
+  /**
+   * Counters an alert rule watches exist from the start at 0, so {@code rate()} and {@code
+   * increase()} see their first event and /metrics lists every family before anything happened.
+   */
+  private void startAtZero() {
+    AUTHENTICATION_FAILURE_REASONS.forEach(r -> authenticationFailures(r));
+    QUOTA_KEYS.forEach(k -> quotaRefusals(k));
+    for (String outcome : List.of("ok", "failed")) {
+      reaperDeletions("incus", outcome);
+    }
+    executions(Outcomes.OK);
+    for (String result : List.of("applied", "pending", "rejected")) {
+      reloads(result);
+    }
+  }
+
+  /** The Prometheus text exposition of every meter (what /metrics answers). */
+  public String scrape() {
+    return prometheus == null ? "" : prometheus.scrape();
+  }
+
+  /** One finished {@code execute} call; {@code outcome} is from {@link Outcomes}. */
   public void execution(String outcome, Duration latency) {
-    registry
-        .getOrCreate(
-            Counter.builder("agentcompute.executions")
-                .description("CodeMode executions by outcome")
-                .tags(List.of(Tag.create("outcome", outcome))))
+    Timer timer = executions(outcome);
+    Counter.builder("agentcompute.executions")
+        .description("CodeMode executions by outcome")
+        .tag("outcome", outcome)
+        .register(registry)
         .increment();
-    registry
-        .getOrCreate(
-            Timer.builder("agentcompute.execution.latency")
-                .description("CodeMode execution latency")
-                .baseUnit("seconds")
-                .buckets(EXECUTION_BUCKETS)
-                .percentiles(new double[0])
-                .tags(List.of(Tag.create("outcome", outcome))))
-        .record(latency);
+    timer.record(latency);
+  }
+
+  private Timer executions(String outcome) {
+    Counter.builder("agentcompute.executions")
+        .description("CodeMode executions by outcome")
+        .tag("outcome", outcome)
+        .register(registry);
+    return Timer.builder("agentcompute.execution.latency")
+        .description("CodeMode execution latency")
+        .serviceLevelObjectives(EXECUTION_BUCKETS)
+        .tag("outcome", outcome)
+        .register(registry);
   }
 
   /**
    * One Incus REST call: operation such as {@code GET /1.0/instances}, outcome ok or error class.
    */
   public void incusCall(String operation, String outcome, Duration latency) {
-    List<Tag> tags = List.of(Tag.create("operation", operation), Tag.create("outcome", outcome));
-    registry
-        .getOrCreate(
-            Counter.builder("agentcompute.incus.calls")
-                .description("Incus REST calls by operation and outcome")
-                .tags(tags))
+    Counter.builder("agentcompute.incus.calls")
+        .description("Incus REST calls by operation and outcome")
+        .tags("operation", operation, "outcome", outcome)
+        .register(registry)
         .increment();
-    registry
-        .getOrCreate(
-            Timer.builder("agentcompute.incus.call.latency")
-                .description("Incus REST call latency")
-                .baseUnit("seconds")
-                .buckets(INCUS_BUCKETS)
-                .percentiles(new double[0])
-                .tags(List.of(Tag.create("operation", operation))))
+    Timer.builder("agentcompute.incus.call.latency")
+        .description("Incus REST call latency")
+        .serviceLevelObjectives(INCUS_BUCKETS)
+        .tag("operation", operation)
+        .register(registry)
         .record(latency);
   }
 
   /**
    * One native call that reached the host: counted by capability and outcome ({@code ok} or the
-   * failure class), its latency per capability.
+   * failure class of {@link Outcomes}), its latency per capability.
    */
   public void nativeCall(String capability, String outcome, Duration latency) {
-    registry
-        .getOrCreate(
-            Counter.builder("agentcompute.native.calls")
-                .description("Native capability calls by capability and outcome")
-                .tags(
-                    List.of(Tag.create("capability", capability), Tag.create("outcome", outcome))))
+    Counter.builder("agentcompute.native.calls")
+        .description("Native capability calls by capability and outcome")
+        .tags("capability", capability, "outcome", outcome)
+        .register(registry)
         .increment();
-    registry
-        .getOrCreate(
-            Timer.builder("agentcompute.native.call.latency")
-                .description("Native capability call latency")
-                .baseUnit("seconds")
-                .buckets(INCUS_BUCKETS)
-                .percentiles(new double[0])
-                .tags(List.of(Tag.create("capability", capability))))
+    Timer.builder("agentcompute.native.call.latency")
+        .description("Native capability call latency")
+        .serviceLevelObjectives(INCUS_BUCKETS)
+        .tag("capability", capability)
+        .register(registry)
         .record(latency);
   }
 
   /** Gauges of the CodeMode worker pool: executions running now and the configured maximum. */
   public void workerPool(Supplier<? extends Number> busy, Supplier<? extends Number> capacity) {
-    registry.getOrCreate(
-        Gauge.builder("agentcompute.workers.busy", busy::get)
-            .description("CodeMode worker processes running"));
-    registry.getOrCreate(
-        Gauge.builder("agentcompute.workers.capacity", capacity::get)
-            .description("CodeMode maximum concurrent executions"));
+    gauge("agentcompute.workers.busy", "CodeMode worker processes running", busy);
+    gauge("agentcompute.workers.capacity", "CodeMode maximum concurrent executions", capacity);
   }
 
   /**
-   * Gauges of worker processes started by the compute generation in force (pre-started ones
-   * included) and of executions waiting for a slot: with worker reuse on, starts grow slower than
-   * executions.
+   * Worker processes started (a counter: it only grows, summed over compute generations by the
+   * supplier) and executions waiting for a slot (a gauge).
    */
   public void workerStarts(Supplier<? extends Number> started, Supplier<? extends Number> queued) {
-    registry.getOrCreate(
-        Gauge.builder("agentcompute.workers.started", started::get)
-            .description("CodeMode worker processes started by the current compute generation"));
-    registry.getOrCreate(
-        Gauge.builder("agentcompute.executions.queued", queued::get)
-            .description("CodeMode executions waiting for a worker slot"));
+    held.add(started);
+    FunctionCounter.builder(
+            "agentcompute.workers.started",
+            started,
+            (ToDoubleFunction<Supplier<? extends Number>>) s -> s.get().doubleValue())
+        .description("CodeMode worker processes started")
+        .register(registry);
+    gauge(
+        "agentcompute.executions.queued", "CodeMode executions waiting for a worker slot", queued);
   }
 
   /** Gauge of open MCP sessions over HTTP. */
   public void sessions(Supplier<? extends Number> open) {
-    registry.getOrCreate(
-        Gauge.builder("agentcompute.mcp.sessions", open::get)
-            .description("Open MCP sessions over HTTP"));
+    gauge("agentcompute.mcp.sessions", "Open MCP sessions over HTTP", open);
   }
 
   /**
@@ -147,40 +225,117 @@ public final class ServerMetrics {
    * git commit and build date, so a dashboard can tell two builds apart and see a rollout.
    */
   public void buildInfo(Version version) {
-    registry.getOrCreate(
-        Gauge.builder("agentcompute.build.info", () -> 1)
-            .description("The running build: version, git commit and build date as labels")
-            .tags(buildTags(version)));
+    Gauge.builder("agentcompute.build.info", () -> 1)
+        .description("The running build: version, git commit and build date as labels")
+        .strongReference(true)
+        .tags(buildTags(version))
+        .register(registry);
   }
 
-  static List<Tag> buildTags(Version version) {
-    return List.of(
-        Tag.create("version", version.version()),
-        Tag.create("commit", version.commit()),
-        Tag.create("date", version.date()));
+  static Tags buildTags(Version version) {
+    return Tags.of(
+        "version", version.version(), "commit", version.commit(), "date", version.date());
   }
 
   /** Counter of configuration reload attempts by result (applied, pending, rejected). */
   public void reload(String result) {
-    registry
-        .getOrCreate(
-            Counter.builder("agentcompute.config.reloads")
-                .description("Configuration reload attempts by result")
-                .tags(List.of(Tag.create("result", result))))
-        .increment();
+    reloads(result).increment();
+  }
+
+  private Counter reloads(String result) {
+    return Counter.builder("agentcompute.config.reloads")
+        .description("Configuration reload attempts by result")
+        .tag("result", result)
+        .register(registry);
+  }
+
+  /**
+   * One request refused with 401, by reason ({@code missing}, {@code malformed}, {@code unknown}).
+   */
+  public void authenticationFailure(String reason) {
+    authenticationFailures(reason).increment();
+  }
+
+  private Counter authenticationFailures(String reason) {
+    return Counter.builder("agentcompute.authentication.failures")
+        .description("Requests refused with 401 by reason")
+        .tag("reason", reason)
+        .register(registry);
+  }
+
+  /** One expired sandbox the reaper deleted ({@code ok}) or failed to delete ({@code failed}). */
+  public void reaperDeletion(String platform, String outcome) {
+    reaperDeletions(platform == null ? "" : platform, outcome).increment();
+  }
+
+  private Counter reaperDeletions(String platform, String outcome) {
+    return Counter.builder("agentcompute.reaper.deletions")
+        .description("Expired sandboxes the reaper deleted, by platform and outcome")
+        .tags("platform", platform, "outcome", outcome)
+        .register(registry);
+  }
+
+  /** One request refused by a quota; {@code limit} is its configuration key. */
+  public void quotaRefusal(String limit) {
+    quotaRefusals(limit).increment();
+  }
+
+  private Counter quotaRefusals(String limit) {
+    return Counter.builder("agentcompute.quota.refusals")
+        .description("Requests refused by a quota, by the configuration key of the limit")
+        .tag("limit", limit)
+        .register(registry);
+  }
+
+  /** Sets the sandbox and instance gauges to {@code counts} (platform: {sandboxes, instances}). */
+  public synchronized void inventoryCounted(Map<String, long[]> counts) {
+    List<MultiGauge.Row<?>> sandboxRows = rows(counts, 0);
+    List<MultiGauge.Row<?>> instanceRows = rows(counts, 1);
+    sandboxes.register(sandboxRows, true);
+    instances.register(instanceRows, true);
+    // The rows' values stay reachable until the next count (gauges hold their state weakly).
+    heldRows = List.of(sandboxRows, instanceRows);
+  }
+
+  private List<Object> heldRows = List.of();
+
+  private static List<MultiGauge.Row<?>> rows(Map<String, long[]> counts, int column) {
+    return counts.entrySet().stream()
+        .<MultiGauge.Row<?>>map(
+            e -> MultiGauge.Row.of(Tags.of("platform", e.getKey()), e.getValue()[column]))
+        .toList();
+  }
+
+  /** Gauge {@code agentcompute_dependency_up}: 1 while {@code dependency} answers, 0 when down. */
+  public void dependencyUp(String dependency, Supplier<? extends Number> up) {
+    Gauge.builder("agentcompute.dependency.up", up, s -> s.get().doubleValue())
+        .description("Whether a dependency answered its last health check (1) or not (0)")
+        // Micrometer holds a gauge's state weakly; these suppliers live only here.
+        .strongReference(true)
+        .tag("dependency", dependency)
+        .register(registry);
+  }
+
+  private void gauge(String name, String description, Supplier<? extends Number> value) {
+    Gauge.builder(name, value, s -> s.get().doubleValue())
+        .description(description)
+        .strongReference(true)
+        .register(registry);
   }
 
   /** The build-info gauge's value for {@code version}, or empty if it was never registered. */
-  Optional<Double> buildInfoValue(Version version) {
-    return registry
-        .gauge("agentcompute.build.info", buildTags(version))
-        .map(g -> g.value().doubleValue());
+  java.util.Optional<Double> buildInfoValue(Version version) {
+    return java.util.Optional.ofNullable(
+            registry.find("agentcompute.build.info").tags(buildTags(version)).gauge())
+        .map(Gauge::value);
   }
 
-  double count(String name, String tagKey, String tagValue) {
-    return registry
-        .counter(name, List.of(Tag.create(tagKey, tagValue)))
-        .map(c -> (double) c.count())
-        .orElse(0.0);
+  double count(String name, String... tags) {
+    Counter c = registry.find(name).tags(tags).counter();
+    return c == null ? 0.0 : c.count();
+  }
+
+  List<String> meterNames() {
+    return registry.getMeters().stream().map(m -> m.getId().getName()).distinct().toList();
   }
 }

@@ -77,7 +77,7 @@ class ConfigReloaderTest {
             live,
             CatalogueCheck.IMAGE_CATALOG,
             List.of(applier),
-            ServerMetrics.global(),
+            ServerMetrics.inMemory(),
             Duration.ofHours(1),
             Clock.systemUTC());
   }

@@ -2,9 +2,6 @@ package dev.agentcompute.server.observe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.helidon.metrics.api.Metrics;
-import io.helidon.metrics.api.Tag;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class IncusCallMetricsTest {
@@ -40,22 +37,16 @@ class IncusCallMetricsTest {
   @Test
   void eachCallIsCountedUnderItsTemplate() {
     String operation = "DELETE /1.0/instances/{name}";
-    double okBefore = calls(operation, "ok");
-    double missingBefore = calls(operation, "not_found");
-    IncusCallMetrics observer = new IncusCallMetrics(ServerMetrics.global());
+    ServerMetrics metrics = ServerMetrics.inMemory();
+    IncusCallMetrics observer = new IncusCallMetrics(metrics);
     observer.onCall("DELETE", "/1.0/instances/c1", 202, 1_000_000);
     observer.onCall("DELETE", "/1.0/instances/c2", 200, 1_000_000);
     observer.onCall("DELETE", "/1.0/instances/c3", 404, 1_000_000);
-    assertThat(calls(operation, "ok")).isEqualTo(okBefore + 2);
-    assertThat(calls(operation, "not_found")).isEqualTo(missingBefore + 1);
-  }
-
-  private static double calls(String operation, String outcome) {
-    return Metrics.globalRegistry()
-        .counter(
-            "agentcompute.incus.calls",
-            List.of(Tag.create("operation", operation), Tag.create("outcome", outcome)))
-        .map(c -> (double) c.count())
-        .orElse(0.0);
+    assertThat(metrics.count("agentcompute.incus.calls", "operation", operation, "outcome", "ok"))
+        .isEqualTo(2);
+    assertThat(
+            metrics.count(
+                "agentcompute.incus.calls", "operation", operation, "outcome", "not_found"))
+        .isEqualTo(1);
   }
 }

@@ -36,7 +36,7 @@ class LoggingTest {
 
   @Test
   void debugLevelEmitsOurDebugRecords() {
-    new IncusCallMetrics(ServerMetrics.global()).onCall("GET", "/1.0/projects", 200, 3_000_000);
+    new IncusCallMetrics(ServerMetrics.inMemory()).onCall("GET", "/1.0/projects", 200, 3_000_000);
 
     assertThat(lines())
         .contains("level=DEBUG msg=\"incus call\" method=GET path=/1.0/projects status=200")
@@ -72,7 +72,7 @@ class LoggingTest {
   @Test
   void infoLevelHidesOurDebugRecords() {
     Logging.setLevel(LogLevel.INFO);
-    new IncusCallMetrics(ServerMetrics.global()).onCall("GET", "/1.0", 200, 1);
+    new IncusCallMetrics(ServerMetrics.inMemory()).onCall("GET", "/1.0", 200, 1);
 
     assertThat(lines()).doesNotContain("incus call");
   }

@@ -2,6 +2,7 @@ package dev.agentcompute.server.observe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentcompute.codemode.Failure;
 import dev.agentcompute.server.http.TestTools;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -14,23 +15,24 @@ class MeteredExecuteTest {
   }
 
   @Test
-  void outcomeIsTheErrorClassWithoutDetail() {
+  void outcomeIsTheFailureClassWithoutDetailInTheNativeCallsVocabulary() {
     assertThat(
-            MeteredExecute.outcome(
+            Outcomes.of(
                 McpSchema.CallToolResult.builder().addTextContent("{}").isError(false).build()))
         .isEqualTo("ok");
-    assertThat(MeteredExecute.outcome(error("capability failed: sandbox \"x\" has expired")))
-        .isEqualTo("capability_failed");
-    assertThat(MeteredExecute.outcome(error("invalid program: line 1")))
-        .isEqualTo("invalid_program");
-    assertThat(MeteredExecute.outcome(error("resource limit exceeded")))
-        .isEqualTo("resource_limit_exceeded");
+    assertThat(Outcomes.of(error("capability failed: sandbox \"x\" has expired")))
+        .isEqualTo("capability_failure")
+        .isEqualTo(Outcomes.of(Failure.CAPABILITY_FAILURE));
+    assertThat(Outcomes.of(error("invalid program: line 1"))).isEqualTo("invalid_program");
+    assertThat(Outcomes.of(error("resource limit exceeded"))).isEqualTo("resource_limit");
+    assertThat(Outcomes.of(error("context canceled"))).isEqualTo("canceled");
+    assertThat(Outcomes.of(error("something no failure says"))).isEqualTo("internal");
   }
 
   @Test
   void countsExecutionsByOutcomeAndLeavesOtherToolsAlone() {
-    ServerMetrics metrics = ServerMetrics.global();
-    MeteredExecute metered = new MeteredExecute(metrics);
+    ServerMetrics metrics = ServerMetrics.inMemory();
+    MeteredExecute metered = new MeteredExecute(metrics, new AuditLog(metrics));
     McpSchema.Tool executeTool =
         McpSchema.Tool.builder()
             .name("execute")
@@ -46,7 +48,8 @@ class MeteredExecuteTest {
                 })
             .build();
     var other = TestTools.whoamiTool(java.util.Optional.of("x"));
-    List<McpServerFeatures.SyncToolSpecification> wrapped = metered.wrap(List.of(execute, other));
+    List<McpServerFeatures.SyncToolSpecification> wrapped =
+        metered.wrap(List.of(execute, other), java.util.Optional.empty());
     assertThat(wrapped.get(1)).isSameAs(other);
     double before = metrics.count("agentcompute.executions", "outcome", "permission_denied");
     wrapped.get(0).callHandler().apply(null, new McpSchema.CallToolRequest("execute", null, null));

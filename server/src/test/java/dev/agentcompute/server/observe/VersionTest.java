@@ -31,7 +31,7 @@ class VersionTest {
 
   @Test
   void theBuildInfoGaugeCarriesTheIdentityAsLabels() {
-    ServerMetrics metrics = ServerMetrics.global();
+    ServerMetrics metrics = ServerMetrics.inMemory();
     Version v = Version.current();
     metrics.buildInfo(v);
     assertThat(metrics.buildInfoValue(v)).contains(1.0);
