@@ -3,8 +3,13 @@ package dev.agentcompute.server;
 import dev.agentcompute.capabilities.screenshots.ScreenshotStore;
 import dev.agentcompute.codemode.mcp.RoutingStdioTransportProvider;
 import dev.agentcompute.incus.IncusClient;
+import dev.agentcompute.server.admin.AdminAccess;
+import dev.agentcompute.server.admin.AdminFeature;
+import dev.agentcompute.server.admin.AdminService;
+import dev.agentcompute.server.admin.RunningExecutes;
 import dev.agentcompute.server.auth.BearerTokens;
 import dev.agentcompute.server.auth.BearerTokensFile;
+import dev.agentcompute.server.auth.TokenFileWatcher;
 import dev.agentcompute.server.cli.CliArgs;
 import dev.agentcompute.server.cli.EofSignallingInput;
 import dev.agentcompute.server.cli.ShutdownSignal;
@@ -29,7 +34,10 @@ import dev.agentcompute.server.http.Operations;
 import dev.agentcompute.server.http.ScreenshotRoutes;
 import dev.agentcompute.server.http.StreamableHttpTransport;
 import dev.agentcompute.server.mcp.McpServerAssembly;
+import dev.agentcompute.server.observe.AdminAudit;
 import dev.agentcompute.server.observe.AuditLog;
+import dev.agentcompute.server.observe.AuditRing;
+import dev.agentcompute.server.observe.ExecuteIds;
 import dev.agentcompute.server.observe.IncusCallMetrics;
 import dev.agentcompute.server.observe.Log;
 import dev.agentcompute.server.observe.LogLevel;
@@ -148,7 +156,9 @@ public final class ServerRuntime {
       ovn.readiness().ifPresent(operations::addReadinessCheck);
       mac.connection().map(LumeConnection::readiness).ifPresent(operations::addReadinessCheck);
       operations.addReadinessCheck(compute.readiness());
-      McpServerAssembly assembly = ToolWiring.assembly(compute, metrics);
+      RunningExecutes running =
+          new RunningExecutes(new ExecuteIds(Clock.systemUTC()), Clock.systemUTC());
+      McpServerAssembly assembly = ToolWiring.assembly(compute, metrics, running);
       reloader.start();
       return http
           ? serveHttp(
@@ -159,7 +169,13 @@ public final class ServerRuntime {
               metrics,
               signal,
               screenshots,
-              loaded.config().http())
+              loaded.config().http(),
+              new Admin(
+                  running,
+                  compute::withSandboxes,
+                  cli.authTokensFile()
+                      .map(f -> new TokenFileWatcher(f, tokens.orElseThrow(), RELOAD_POLL)),
+                  () -> live.current().config().admin()))
           : serveStdio(
               assembly,
               stdin,
@@ -178,8 +194,20 @@ public final class ServerRuntime {
       ServerMetrics metrics,
       ShutdownSignal signal,
       ScreenshotStore screenshots,
-      ServerConfig.Http caps)
+      ServerConfig.Http caps,
+      Admin admin)
       throws InterruptedException {
+    Clock clock = Clock.systemUTC();
+    AdminService adminService =
+        new AdminService(
+            admin.sandboxes(),
+            admin.running(),
+            admin.tokenFile(),
+            AuditRing.recent(),
+            new AdminAudit(AuditRing.recent(), clock),
+            Optional.of(screenshots),
+            clock);
+    AdminAccess adminAccess = new AdminAccess(tokens, admin.operators());
     HttpFrontEnd front =
         HttpFrontEnd.start(
             address,
@@ -193,8 +221,30 @@ public final class ServerRuntime {
                         caps.maxConnections(),
                         caps.maxConcurrentRequests()),
                     caps.headerTimeout()),
-            b -> b.addFeature(operations.feature()).addFeature(new ScreenshotRoutes(screenshots)));
+            b ->
+                b.addFeature(operations.feature())
+                    .addFeature(new ScreenshotRoutes(screenshots))
+                    .addFeature(new AdminFeature(adminService, adminAccess)));
     metrics.sessions(front::sessionCount);
+    // A token removed from the file stops working at once: its sessions and executes end too.
+    admin
+        .tokenFile()
+        .ifPresent(
+            w ->
+                w.onRevoked(
+                    identities -> {
+                      int sessions = front.closeSessionsOf(identities);
+                      int executes = admin.running().cancelSubjects(identities);
+                      LOG.info(
+                          "revoked identities disconnected",
+                          "identities",
+                          String.join(",", identities),
+                          "sessions",
+                          sessions,
+                          "executes",
+                          executes);
+                    }));
+    admin.tokenFile().ifPresent(TokenFileWatcher::start);
     String shownHost = address.host().contains(":") ? "[" + address.host() + "]" : address.host();
     // Without screenshots.base_url, URLs point at this listener, which serves the store.
     screenshots.servedAt(listenerUrl(address, front.port()));
@@ -208,10 +258,18 @@ public final class ServerRuntime {
         tokens.map(t -> String.join(",", t.identities())).orElse("development"));
     String why = signal.await();
     LOG.info("shutting down", "drain_timeout", "10s", "signal", why);
+    admin.tokenFile().ifPresent(TokenFileWatcher::close);
     front.drainAndStop(DRAIN);
     LOG.info("shut down cleanly");
     return Commands.OK;
   }
+
+  /** What the admin API needs from the wiring above the listener. */
+  private record Admin(
+      RunningExecutes running,
+      AdminService.Sandboxes sandboxes,
+      Optional<TokenFileWatcher> tokenFile,
+      java.util.function.Supplier<ServerConfig.Admin> operators) {}
 
   private static int serveStdio(
       McpServerAssembly assembly,

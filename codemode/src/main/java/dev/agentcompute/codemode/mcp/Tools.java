@@ -3,6 +3,7 @@ package dev.agentcompute.codemode.mcp;
 import dev.agentcompute.codemode.CodeModeException;
 import dev.agentcompute.codemode.Context;
 import dev.agentcompute.codemode.Execution;
+import dev.agentcompute.codemode.ExecutionObserver;
 import dev.agentcompute.codemode.Failure;
 import dev.agentcompute.codemode.PendingConfirmation;
 import dev.agentcompute.codemode.Server;
@@ -73,9 +74,18 @@ final class Tools {
                   Execution.of(string(args, "source"))
                       .withConfirmation(string(args, "confirmation"))
                       .withConfirmer(Elicitation.confirmer(exchange));
+              ExecutionObserver observer = ExecutionObserver.NONE;
               if (exchange != null && request.progressToken() != null) {
-                execution =
-                    execution.withObserver(new McpProgress(exchange, request.progressToken()));
+                observer = new McpProgress(exchange, request.progressToken());
+              }
+              if (exchange != null
+                  && exchange.transportContext() != null
+                  && exchange.transportContext().get(CodeModeMcp.OBSERVER_CONTEXT_KEY)
+                      instanceof ExecutionObserver host) {
+                observer = ExecutionObserver.both(observer, host);
+              }
+              if (observer != ExecutionObserver.NONE) {
+                execution = execution.withObserver(observer);
               }
               Map<String, Object> out = new LinkedHashMap<>();
               out.put("result", service.execute(ctx, subject, execution));

@@ -6,6 +6,7 @@ import dev.agentcompute.codemode.authz.Subject;
 import dev.agentcompute.codemode.mcp.CodeModeMcp;
 import dev.agentcompute.codemode.mcp.InvocationResolver;
 import dev.agentcompute.codemode.mcp.ResourceRequests;
+import dev.agentcompute.server.admin.RunningExecutes;
 import dev.agentcompute.server.config.ServerConfig;
 import dev.agentcompute.server.mcp.McpServerAssembly;
 import dev.agentcompute.server.observe.MeteredExecute;
@@ -50,7 +51,8 @@ public final class ToolWiring {
    * The subject comes from the transport context (HTTP: the verified identity) or is fixed ({@code
    * local} on stdio).
    */
-  public static McpServerAssembly assembly(ComputeGenerations compute, ServerMetrics metrics) {
+  public static McpServerAssembly assembly(
+      ComputeGenerations compute, ServerMetrics metrics, RunningExecutes running) {
     MeteredExecute metered = new MeteredExecute(metrics);
     metrics.workerPool(
         metered::running, () -> compute.current().codeMode().limits().maxConcurrentExecutions());
@@ -75,7 +77,7 @@ public final class ToolWiring {
             // An elicitation/create may wait as long as MaxConfirmationWait (the SDK's default
             // request timeout would end it after 10 s).
             .requestTimeout(CodeModeMcp.requestTimeout(compute.current().codeMode().limits()))
-            .tools(metered.wrap(compute.tools(fixedSubject)))
+            .tools(running.wrap(metered.wrap(compute.tools(fixedSubject))))
             .build();
       }
 

@@ -73,7 +73,9 @@ final class ConfigChanges {
             next.codemode().workerReuse(),
             next.codemode().agentGuidance(),
             next.codemode().workerIsolation()),
-        startup.http());
+        startup.http(),
+        // Operators follow a reload: granting or revoking admin needs no restart.
+        next.admin());
   }
 
   static List<LiveConfig.Pending> pending(ServerConfig startup, ServerConfig next) {
@@ -125,6 +127,7 @@ final class ConfigChanges {
     m.put("http.max_concurrent_requests", c.http().maxConcurrentRequests());
     m.put("http.header_timeout_seconds", c.http().headerTimeout());
     m.put("authorization", c.authorization().map(ServerConfig.Authorization::digest));
+    m.put("admin.operators", new java.util.TreeSet<>(c.admin().operators()));
     return m;
   }
 }

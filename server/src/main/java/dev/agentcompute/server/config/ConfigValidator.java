@@ -105,6 +105,7 @@ final class ConfigValidator {
         RegoPolicyFiles.load(raw.authorization(), this::resolve, problems);
     ServerConfig.Codemode codemode = CodemodeSettings.load(raw, this::resolve, problems);
     ServerConfig.Http http = HttpSettings.load(raw.http(), problems);
+    ServerConfig.Admin admin = admin(raw.admin());
     return new ServerConfig(
         incusConfig,
         lume,
@@ -115,7 +116,17 @@ final class ConfigValidator {
         logLevel,
         authorization,
         codemode,
-        http);
+        http,
+        admin);
+  }
+
+  private ServerConfig.Admin admin(RuntimeConfig.Admin admin) {
+    List<String> ops = admin == null || admin.operators() == null ? List.of() : admin.operators();
+    if (ops.stream().anyMatch(ConfigValidator::blank)) {
+      problems.add("admin.operators entries must be identities, got an empty one");
+      return ServerConfig.Admin.none();
+    }
+    return new ServerConfig.Admin(java.util.Set.copyOf(ops));
   }
 
   private ServerConfig.Incus incus(RuntimeConfig.Incus incus) {

@@ -23,7 +23,14 @@ public record RuntimeConfig(
     @JsonProperty("tokens_secret_file") String tokensSecretFile,
     Codemode codemode,
     Http http,
-    Instance instance) {
+    Instance instance,
+    Admin admin) {
+
+  /**
+   * Who administers the server (ours; docs/operations.md#administration): the identities (token
+   * names) allowed on the admin API, the CLI's admin commands and the console.
+   */
+  public record Admin(List<String> operators) {}
 
   /**
    * What one instance may ask for (ours; docs/configuration.md): the most CPUs, memory and root

@@ -26,7 +26,28 @@ public record ServerConfig(
     Optional<LogLevel> logLevel,
     Optional<Authorization> authorization,
     Codemode codemode,
-    Http http) {
+    Http http,
+    Admin admin) {
+
+  /**
+   * The operator identities ({@code admin.operators}): they may use the admin API and the console.
+   * A grant of its own, apart from {@code sandbox.operators} (which only widens what an agent
+   * reaches under owner isolation).
+   */
+  public record Admin(java.util.Set<String> operators) {
+    public Admin {
+      operators = java.util.Set.copyOf(operators);
+    }
+
+    /** No operator: the admin API refuses everyone. */
+    public static Admin none() {
+      return new Admin(java.util.Set.of());
+    }
+
+    public boolean isOperator(String identity) {
+      return identity != null && operators.contains(identity);
+    }
+  }
 
   /**
    * The HTTP front door's caps: MCP sessions in total and per identity, open TCP connections,

@@ -162,6 +162,11 @@ public final class HttpFrontEnd implements AutoCloseable {
     return transport.sessionCount();
   }
 
+  /** Ends every MCP session of these identities at once (their token was revoked). */
+  public int closeSessionsOf(java.util.Set<String> identities) {
+    return transport.closeSessionsOf(identities);
+  }
+
   /**
    * Stops accepting MCP work, lets requests in flight finish for up to {@code drain}, then closes
    * sessions and the listener.

@@ -24,6 +24,7 @@ public final class AuditLog implements AuditSink {
   @Override
   public void nativeCall(NativeCallRecord record) {
     metrics.nativeCall(record.capabilityName(), record.outcome(), record.duration());
+    AuditRing.recent().add(AuditEntry.of(record));
     if (!logger.isLoggable(Level.INFO)) {
       return;
     }
