@@ -27,14 +27,14 @@ final class AdminJson {
     m.put(
         "instances",
         s.instances().stream()
-            .map(i -> Map.of("name", i.name(), "kind", i.kind(), "status", i.status()))
+            .map(i -> ordered("name", i.name(), "kind", i.kind(), "status", i.status()))
             .toList());
     m.put(
         "screenshots",
         s.screenshots().stream()
             .map(
                 x ->
-                    Map.of(
+                    ordered(
                         "id", x.id(),
                         "path", x.path(),
                         "width", x.width(),
@@ -73,7 +73,7 @@ final class AdminJson {
   }
 
   static Map<String, Object> reloaded(TokenFileWatcher.Result r) {
-    return Map.of("identities", r.identities(), "revoked", List.copyOf(r.revoked()));
+    return ordered("identities", r.identities(), "revoked", List.copyOf(r.revoked()));
   }
 
   static Map<String, Object> audit(List<AuditEntry> entries) {
@@ -93,6 +93,15 @@ final class AdminJson {
                   return m;
                 })
             .toList());
+  }
+
+  /** A map that keeps its keys in the order given (JSON answers read the same every time). */
+  static Map<String, Object> ordered(Object... keysAndValues) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    for (int i = 0; i < keysAndValues.length; i += 2) {
+      m.put((String) keysAndValues[i], keysAndValues[i + 1]);
+    }
+    return m;
   }
 
   static Map<String, Object> error(String message) {

@@ -10,6 +10,7 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BiFunction;
@@ -109,17 +110,25 @@ final class ConsoleRoutes {
       return;
     }
     Optional<String> subject = query(req, "subject").filter(s -> !s.isBlank());
+    Optional<String> error = query(req, "error");
+    List<AdminService.SandboxView> sandboxes = List.of();
+    try {
+      sandboxes = service.sandboxes();
+    } catch (RuntimeException e) {
+      // The rest of the page (executes, audit) still helps while Incus does not answer.
+      error = Optional.of("the sandboxes cannot be listed: " + e.getMessage());
+    }
     String html =
         ConsolePage.render(
             new ConsolePage.Model(
                 operator,
                 service.now(),
-                service.sandboxes(),
+                sandboxes,
                 service.executes(),
                 service.audit(subject, AUDIT_ROWS),
                 subject,
                 query(req, "notice"),
-                query(req, "error"),
+                error,
                 cookieToken(req).isPresent()));
     html(res, 200, html);
   }
