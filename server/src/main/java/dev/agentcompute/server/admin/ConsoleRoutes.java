@@ -291,7 +291,8 @@ final class ConsoleRoutes {
     res.header(HeaderNames.CACHE_CONTROL, "no-store");
     res.header(HeaderNames.create("Content-Security-Policy"), CSP);
     res.header(HeaderNames.create("X-Content-Type-Options"), "nosniff");
-    res.header(HeaderNames.create("Referrer-Policy"), "no-referrer");
+    // same-origin, not no-referrer: with no-referrer a browser posts forms with Origin: null.
+    res.header(HeaderNames.create("Referrer-Policy"), "same-origin");
     res.send(body);
   }
 }
