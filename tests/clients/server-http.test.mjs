@@ -62,7 +62,7 @@ describe('HTTP without tokens (loopback, subject development)', () => {
   after(async () => {
     const code = await server.stop();
     assert.equal(code, 0, 'SIGTERM is a clean exit');
-    assert.match(server.stderr(), /msg="shutting down" drain_timeout=10s/);
+    assert.match(server.stderr(), /msg="shutting down" drain_timeout=900s/);
     assert.match(server.stderr(), /msg="shut down cleanly"/);
     assert.equal(server.stdout(), '', 'nothing on stdout');
     cleanup(dir);

@@ -25,4 +25,13 @@ public final class ComputeCapabilities {
     all.addAll(DesktopCapabilities.definitions(compute.desktop()));
     return List.copyOf(all);
   }
+
+  /**
+   * Every capability's name, without building a backend: the definitions only capture their
+   * services, so they are listed over empty ones (what a configuration check compares ids with).
+   */
+  public static List<String> names() {
+    Compute none = new Compute(null, null, null, null, null, null, null, null, null);
+    return definitions(none).stream().map(CapabilityDefinition::name).toList();
+  }
 }

@@ -4,8 +4,6 @@ import dev.agentcompute.server.cli.AdminCli;
 import dev.agentcompute.server.cli.Cli;
 import dev.agentcompute.server.cli.CliArgs;
 import dev.agentcompute.server.config.CatalogueCheck;
-import dev.agentcompute.server.config.ConfigLoader;
-import dev.agentcompute.server.config.ConfigReloader;
 import dev.agentcompute.server.config.LoadedConfig;
 import dev.agentcompute.server.errors.ConfigException;
 import dev.agentcompute.server.errors.ServerException;
@@ -56,7 +54,7 @@ final class Commands {
         return OK;
       }
       case VALIDATE -> {
-        return validate(cli, stdout, stderr);
+        return validate(cli, env, stdout, stderr);
       }
       case HTTP, STDIO -> {
         return serve(cli, env, stdin, stdout, stderr);
@@ -66,10 +64,12 @@ final class Commands {
   }
 
   /**
-   * {@code validate}: loads the configuration and its catalogue exactly as the server would and
-   * reports every problem as {@code FILE: problem} on stderr (one per line, for CI logs).
+   * {@code validate}: loads the configuration and its catalogue and runs every check startup makes
+   * before contacting Incus (the same {@link Preflight}), and reports every problem as {@code FILE:
+   * problem} on stderr (one per line, for CI logs).
    */
-  static int validate(CliArgs cli, PrintStream stdout, PrintStream stderr) {
+  static int validate(
+      CliArgs cli, Map<String, String> env, PrintStream stdout, PrintStream stderr) {
     Path file;
     try {
       file = cli.requireConfig();
@@ -78,9 +78,9 @@ final class Commands {
       return USAGE;
     }
     try {
-      LoadedConfig loaded = ConfigLoader.load(file);
-      String catalogue =
-          ConfigReloader.validateCatalogue(loaded.config(), CatalogueCheck.IMAGE_CATALOG);
+      Preflight.Checked checked = new Preflight(env).load(file, CatalogueCheck.IMAGE_CATALOG);
+      LoadedConfig loaded = checked.loaded();
+      String catalogue = checked.catalogueDigest();
       stdout.println(
           file
               + ": valid (config "

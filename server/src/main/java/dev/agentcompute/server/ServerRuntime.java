@@ -21,7 +21,6 @@ import dev.agentcompute.server.compute.OvnConnection;
 import dev.agentcompute.server.compute.ToolWiring;
 import dev.agentcompute.server.config.CatalogueCheck;
 import dev.agentcompute.server.config.CodemodeSettings;
-import dev.agentcompute.server.config.ConfigLoader;
 import dev.agentcompute.server.config.ConfigReloader;
 import dev.agentcompute.server.config.LiveConfig;
 import dev.agentcompute.server.config.LoadedConfig;
@@ -42,6 +41,7 @@ import dev.agentcompute.server.observe.IncusCallMetrics;
 import dev.agentcompute.server.observe.Log;
 import dev.agentcompute.server.observe.LogLevel;
 import dev.agentcompute.server.observe.Logging;
+import dev.agentcompute.server.observe.ReadinessCheck;
 import dev.agentcompute.server.observe.ServerMetrics;
 import dev.agentcompute.server.observe.Version;
 import io.helidon.webserver.WebServer;
@@ -69,7 +69,6 @@ import java.util.Optional;
  */
 public final class ServerRuntime {
   private static final Log LOG = Log.of(ServerRuntime.class);
-  static final Duration DRAIN = Duration.ofSeconds(10);
   static final Duration RELOAD_POLL = Duration.ofSeconds(2);
   static final String STDIO_SUBJECT = "local";
 
@@ -108,9 +107,11 @@ public final class ServerRuntime {
     }
     Optional<BearerTokens> tokens = cli.authTokensFile().map(BearerTokensFile::load);
 
-    LoadedConfig loaded = ConfigLoader.load(configFile);
-    String catalogueDigest =
-        ConfigReloader.validateCatalogue(loaded.config(), CatalogueCheck.IMAGE_CATALOG);
+    // The same checks as `validate`, so what it accepts starts (short of Incus answering).
+    Preflight preflight = new Preflight(env);
+    Preflight.Checked checked = preflight.load(configFile, CatalogueCheck.IMAGE_CATALOG);
+    LoadedConfig loaded = checked.loaded();
+    String catalogueDigest = checked.catalogueDigest();
     LiveConfig live = new LiveConfig(loaded, catalogueDigest, Instant.now());
     applyLogLevel(live.current(), cli.logLevel());
     live.subscribe(state -> applyLogLevel(state, cli.logLevel()));
@@ -148,6 +149,7 @@ public final class ServerRuntime {
             new ConfigReloader(
                 live,
                 CatalogueCheck.IMAGE_CATALOG,
+                preflight,
                 List.of(compute),
                 metrics,
                 RELOAD_POLL,
@@ -226,6 +228,7 @@ public final class ServerRuntime {
                     .addFeature(new ScreenshotRoutes(screenshots))
                     .addFeature(new AdminFeature(adminService, adminAccess)));
     metrics.sessions(front::sessionCount);
+    operations.addReadinessCheck(drainCheck(front));
     // A token removed from the file stops working at once: its sessions and executes end too.
     admin
         .tokenFile()
@@ -257,9 +260,10 @@ public final class ServerRuntime {
         "identities",
         tokens.map(t -> String.join(",", t.identities())).orElse("development"));
     String why = signal.await();
-    LOG.info("shutting down", "drain_timeout", "10s", "signal", why);
+    Duration drain = caps.drainTimeout();
+    LOG.info("shutting down", "drain_timeout", drain.toSeconds() + "s", "signal", why);
     admin.tokenFile().ifPresent(TokenFileWatcher::close);
-    front.drainAndStop(DRAIN);
+    front.drainAndStop(drain);
     LOG.info("shut down cleanly");
     return Commands.OK;
   }
@@ -311,6 +315,23 @@ public final class ServerRuntime {
    * {@code http://host:port} of a listener; all interfaces (an empty host, {@code 0.0.0.0}, {@code
    * ::}) are reached at the loopback address from this machine.
    */
+  /** /health/ready is down once the drain began, so load balancers send new sessions elsewhere. */
+  private static ReadinessCheck drainCheck(HttpFrontEnd front) {
+    return new ReadinessCheck() {
+      @Override
+      public String name() {
+        return "shutdown";
+      }
+
+      @Override
+      public Result check() {
+        return front.draining()
+            ? Result.down("draining for shutdown: new requests are refused")
+            : Result.up(Map.of("draining", false));
+      }
+    };
+  }
+
   static URI listenerUrl(ListenAddress address, int port) {
     String host = address.host();
     if (host.isEmpty() || host.equals("0.0.0.0") || host.equals("::")) {

@@ -12,7 +12,9 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import tools.jackson.databind.JsonNode;
@@ -39,39 +41,55 @@ public final class IncusConnection {
     if (remote.equals("local")) {
       return client(IncusClient.unixSocket(localSocket(env)), observer);
     }
-    Path confDir =
-        Optional.ofNullable(env.get("INCUS_CONF"))
-            .map(Path::of)
-            .orElse(Path.of(env.getOrDefault("HOME", "/root"), ".config", "incus"));
-    Path configFile = confDir.resolve("config.yml");
-    JsonNode addr;
-    try {
-      addr =
-          YAMLMapper.builder()
-              .build()
-              .readTree(Files.readString(configFile))
-              .path("remotes")
-              .path(remote)
-              .path("addr");
-    } catch (IOException | RuntimeException e) {
-      throw new StartupException(
-          "incus.remote \""
-              + remote
-              + "\": cannot read the Incus CLI"
-              + " configuration "
-              + configFile);
-    }
-    if (addr.isMissingNode() || addr.asString().isEmpty()) {
-      throw new StartupException(
-          "incus.remote \"" + remote + "\" is not a remote in " + configFile);
-    }
-    Path serverCert = confDir.resolve("servercerts").resolve(remote + ".crt");
+    Remote resolved = Remote.resolve(remote, env);
     return fromUrl(
-        URI.create(addr.asString()),
-        Optional.of(confDir.resolve("client.crt").toString()),
-        Optional.of(confDir.resolve("client.key").toString()),
-        Files.isRegularFile(serverCert) ? Optional.of(serverCert.toString()) : Optional.empty(),
+        resolved.url(),
+        Optional.of(resolved.clientCert().toString()),
+        Optional.of(resolved.clientKey().toString()),
+        resolved.serverCert().map(Path::toString),
         observer);
+  }
+
+  /**
+   * A remote of the Incus CLI configuration ({@code $INCUS_CONF}, else {@code ~/.config/incus}):
+   * its address and the CLI's client certificate, key and pinned server certificate (when present).
+   */
+  record Remote(URI url, Path clientCert, Path clientKey, Optional<Path> serverCert) {
+    static Remote resolve(String remote, Map<String, String> env) {
+      Path confDir =
+          Optional.ofNullable(env.get("INCUS_CONF"))
+              .map(Path::of)
+              .orElse(Path.of(env.getOrDefault("HOME", "/root"), ".config", "incus"));
+      Path configFile = confDir.resolve("config.yml");
+      JsonNode remotes;
+      try {
+        remotes =
+            YAMLMapper.builder().build().readTree(Files.readString(configFile)).path("remotes");
+      } catch (IOException | RuntimeException e) {
+        throw new StartupException(
+            "incus.remote \""
+                + remote
+                + "\": cannot read the Incus CLI"
+                + " configuration "
+                + configFile);
+      }
+      JsonNode addr = remotes.path(remote).path("addr");
+      if (addr.isMissingNode() || addr.asString().isEmpty()) {
+        List<String> known = new ArrayList<>(remotes.propertyNames());
+        throw new StartupException(
+            "incus.remote \""
+                + remote
+                + "\" is not a remote in "
+                + configFile
+                + (known.isEmpty() ? "" : " (its remotes: " + String.join(", ", known) + ")"));
+      }
+      Path serverCert = confDir.resolve("servercerts").resolve(remote + ".crt");
+      return new Remote(
+          URI.create(addr.asString()),
+          confDir.resolve("client.crt"),
+          confDir.resolve("client.key"),
+          Files.isRegularFile(serverCert) ? Optional.of(serverCert) : Optional.empty());
+    }
   }
 
   private static IncusClient fromUrl(

@@ -126,6 +126,7 @@ final class ConfigChanges {
     m.put("http.max_connections", c.http().maxConnections());
     m.put("http.max_concurrent_requests", c.http().maxConcurrentRequests());
     m.put("http.header_timeout_seconds", c.http().headerTimeout());
+    m.put("http.drain_timeout_seconds", c.http().drainTimeout());
     m.put("authorization", c.authorization().map(ServerConfig.Authorization::digest));
     m.put("admin.operators", new java.util.TreeSet<>(c.admin().operators()));
     return m;

@@ -2,11 +2,13 @@ package dev.agentcompute.server.config;
 
 import dev.agentcompute.server.errors.ConfigException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.api.lowlevel.Parse;
 import org.snakeyaml.engine.v2.events.Event;
+import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadFeature;
@@ -55,9 +57,10 @@ final class ConfigDecoder {
     throw new ConfigException("configuration must be a .yaml, .yml, or .toml file");
   }
 
-  static RuntimeConfig decode(byte[] content, Format format) {
+  /** {@code file} names the source in syntax errors ({@code FILE:LINE:COLUMN}, as editors jump). */
+  static RuntimeConfig decode(byte[] content, Format format, Path file) {
     try {
-      return format == Format.TOML ? decodeToml(content) : decodeYaml(content);
+      return format == Format.TOML ? decodeToml(content) : decodeYaml(content, file);
     } catch (UnrecognizedPropertyException e) {
       // No line number: Jackson's location for these points past the value in block YAML.
       throw new ConfigException("decode configuration: unknown key " + quote(keyPath(e.getPath())));
@@ -69,7 +72,9 @@ final class ConfigDecoder {
               + expected(e));
     } catch (JacksonException e) {
       throw new ConfigException(
-          "decode configuration: " + e.getOriginalMessage() + location(e.getLocation()));
+          "decode configuration: "
+              + location(file, e.getLocation())
+              + e.getOriginalMessage().lines().findFirst().orElse("invalid syntax"));
     }
   }
 
@@ -78,8 +83,8 @@ final class ConfigDecoder {
     return config == null ? empty() : config;
   }
 
-  private static RuntimeConfig decodeYaml(byte[] content) {
-    if (yamlDocuments(content) != 1) {
+  private static RuntimeConfig decodeYaml(byte[] content, Path file) {
+    if (yamlDocuments(content, file) != 1) {
       throw new ConfigException("configuration must contain exactly one YAML document");
     }
     RuntimeConfig config = YAML.readValue(content, RuntimeConfig.class);
@@ -87,7 +92,7 @@ final class ConfigDecoder {
   }
 
   /** Counts documents with the YAML event parser (Jackson silently reads only the first). */
-  private static int yamlDocuments(byte[] content) {
+  private static int yamlDocuments(byte[] content, Path file) {
     Parse parse = new Parse(LoadSettings.builder().build());
     int documents = 0;
     try {
@@ -96,9 +101,18 @@ final class ConfigDecoder {
           documents++;
         }
       }
+    } catch (MarkedYamlEngineException e) {
+      // The parser's marks count from 0; editors and compilers count from 1.
+      String where =
+          e.getProblemMark()
+              .map(m -> file + ":" + (m.getLine() + 1) + ":" + (m.getColumn() + 1) + ": ")
+              .orElse(file + ": ");
+      String context = e.getContext() == null ? "" : e.getContext() + ": ";
+      throw new ConfigException(
+          "decode configuration: " + where + context + firstLine(e.getProblem(), "invalid YAML"));
     } catch (YamlEngineException e) {
       throw new ConfigException(
-          "decode configuration: " + e.getMessage().lines().findFirst().orElse("invalid YAML"));
+          "decode configuration: " + file + ": " + firstLine(e.getMessage(), "invalid YAML"));
     }
     return documents;
   }
@@ -135,11 +149,15 @@ final class ConfigDecoder {
     return "expected " + target.getSimpleName();
   }
 
-  private static String location(TokenStreamLocation location) {
+  private static String location(Path file, TokenStreamLocation location) {
     if (location == null || location.getLineNr() <= 0) {
-      return "";
+      return file + ": ";
     }
-    return " (line " + location.getLineNr() + ")";
+    return file + ":" + location.getLineNr() + ":" + Math.max(location.getColumnNr(), 1) + ": ";
+  }
+
+  private static String firstLine(String text, String otherwise) {
+    return text == null ? otherwise : text.lines().findFirst().orElse(otherwise);
   }
 
   private static String quote(String key) {

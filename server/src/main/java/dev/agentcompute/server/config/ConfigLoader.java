@@ -23,7 +23,7 @@ public final class ConfigLoader {
     } catch (IOException e) {
       throw new ConfigException("open configuration: " + absolute + ": " + e.getMessage());
     }
-    RuntimeConfig raw = ConfigDecoder.decode(content, format);
+    RuntimeConfig raw = ConfigDecoder.decode(content, format, absolute);
     ServerConfig config = ConfigValidator.validate(raw, absolute.getParent());
     return new LoadedConfig(
         config, absolute, Digests.sha256Hex(content), GitCommit.of(absolute.getParent()));

@@ -24,6 +24,7 @@ public final class ConfigReloader implements AutoCloseable {
 
   private final LiveConfig live;
   private final CatalogueCheck catalogue;
+  private final ConfigCheck startupChecks;
   private final List<LiveApplier> appliers;
   private final ServerMetrics metrics;
   private final Duration interval;
@@ -38,8 +39,21 @@ public final class ConfigReloader implements AutoCloseable {
       ServerMetrics metrics,
       Duration interval,
       Clock clock) {
+    this(live, catalogue, config -> {}, appliers, metrics, interval, clock);
+  }
+
+  /** {@code startupChecks}: what startup checks beyond the file's rules, run on every version. */
+  public ConfigReloader(
+      LiveConfig live,
+      CatalogueCheck catalogue,
+      ConfigCheck startupChecks,
+      List<LiveApplier> appliers,
+      ServerMetrics metrics,
+      Duration interval,
+      Clock clock) {
     this.live = live;
     this.catalogue = catalogue;
+    this.startupChecks = startupChecks;
     this.appliers = List.copyOf(appliers);
     this.metrics = metrics;
     this.interval = interval;
@@ -114,6 +128,7 @@ public final class ConfigReloader implements AutoCloseable {
     try {
       next = ConfigLoader.load(file);
       catalogueDigest = validateCatalogue(next.config(), catalogue);
+      startupChecks.check(next.config());
       ServerConfig inForce = ConfigChanges.live(live.startup(), next.config());
       for (LiveApplier applier : appliers) {
         prepared.add(applier.prepare(inForce, catalogueDigest));

@@ -15,11 +15,16 @@ final class HttpSettings {
   static final long DEFAULT_HEADER_TIMEOUT_SECONDS = 10;
   static final long MAX_CAP = 100_000;
   static final long MAX_HEADER_TIMEOUT_SECONDS = 300;
+  // The execute limit (15 minutes): an execute started just before SIGTERM can finish. The unit's
+  // TimeoutStopSec (16 min) leaves a minute for the rest of the shutdown.
+  static final long DEFAULT_DRAIN_TIMEOUT_SECONDS = 900;
+  static final long MAX_DRAIN_TIMEOUT_SECONDS = 3600;
 
   private HttpSettings() {}
 
   static ServerConfig.Http load(RuntimeConfig.Http raw, List<String> problems) {
-    RuntimeConfig.Http h = raw != null ? raw : new RuntimeConfig.Http(null, null, null, null, null);
+    RuntimeConfig.Http h =
+        raw != null ? raw : new RuntimeConfig.Http(null, null, null, null, null, null);
     long sessions =
         bounded("http.max_sessions", h.maxSessions(), DEFAULT_MAX_SESSIONS, MAX_CAP, problems);
     long perIdentity =
@@ -54,12 +59,20 @@ final class HttpSettings {
             DEFAULT_HEADER_TIMEOUT_SECONDS,
             MAX_HEADER_TIMEOUT_SECONDS,
             problems);
+    long drainTimeout =
+        bounded(
+            "http.drain_timeout_seconds",
+            h.drainTimeoutSeconds(),
+            DEFAULT_DRAIN_TIMEOUT_SECONDS,
+            MAX_DRAIN_TIMEOUT_SECONDS,
+            problems);
     return new ServerConfig.Http(
         (int) sessions,
         (int) perIdentity,
         (int) connections,
         (int) requests,
-        Duration.ofSeconds(headerTimeout));
+        Duration.ofSeconds(headerTimeout),
+        Duration.ofSeconds(drainTimeout));
   }
 
   /** {@code value} or the default; out of 1..max is a problem (and the default is used). */

@@ -55,7 +55,8 @@ public record RuntimeConfig(
       @JsonProperty("max_sessions_per_identity") Long maxSessionsPerIdentity,
       @JsonProperty("max_connections") Long maxConnections,
       @JsonProperty("max_concurrent_requests") Long maxConcurrentRequests,
-      @JsonProperty("header_timeout_seconds") Long headerTimeoutSeconds) {}
+      @JsonProperty("header_timeout_seconds") Long headerTimeoutSeconds,
+      @JsonProperty("drain_timeout_seconds") Long drainTimeoutSeconds) {}
 
   /**
    * CodeMode engine settings (ours): worker reuse for one subject's executions

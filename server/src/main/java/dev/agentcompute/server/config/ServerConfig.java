@@ -58,7 +58,8 @@ public record ServerConfig(
       int maxSessionsPerIdentity,
       int maxConnections,
       int maxConcurrentRequests,
-      Duration headerTimeout) {}
+      Duration headerTimeout,
+      Duration drainTimeout) {}
 
   /**
    * CodeMode settings: the file holding the 32-byte token secret (cursors and confirmations then

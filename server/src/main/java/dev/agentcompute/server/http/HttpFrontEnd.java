@@ -1,23 +1,20 @@
 package dev.agentcompute.server.http;
 
-import dev.agentcompute.server.auth.BearerAuthenticationProvider;
+import dev.agentcompute.server.auth.BearerAuthentication;
 import dev.agentcompute.server.auth.BearerTokens;
 import dev.agentcompute.server.mcp.McpServerAssembly;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
-import io.helidon.security.Principal;
-import io.helidon.security.Security;
-import io.helidon.security.SecurityContext;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
-import io.helidon.webserver.security.SecurityFeature;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -64,7 +61,7 @@ public final class HttpFrontEnd implements AutoCloseable {
       Consumer<WebServerConfig.Builder> extraFeatures) {
     Function<ServerRequest, Optional<String>> subjects =
         tokens.isPresent()
-            ? HttpFrontEnd::authenticatedSubject
+            ? BearerAuthentication::subject
             : req -> Optional.of(DEVELOPMENT_SUBJECT);
     StreamableHttpTransport transport =
         new StreamableHttpTransport(
@@ -98,16 +95,6 @@ public final class HttpFrontEnd implements AutoCloseable {
             .idleConnectionPeriod(settings.idleConnectionTimeout().dividedBy(4))
             .shutdownHook(false)
             .featuresDiscoverServices(false);
-    tokens.ifPresent(
-        t ->
-            builder.addFeature(
-                SecurityFeature.builder()
-                    .security(
-                        Security.builder()
-                            .addAuthenticationProvider(
-                                new BearerAuthenticationProvider(t), "bearer")
-                            .build())
-                    .build()));
     extraFeatures.accept(builder);
     builder.routing(
         (HttpRouting.Builder r) -> {
@@ -126,10 +113,8 @@ public final class HttpFrontEnd implements AutoCloseable {
                 }
                 chain.proceed();
               });
-          if (tokens.isPresent()) {
-            r.any(MCP_PATH, SecurityFeature.authenticate());
-            r.any(MCP_PATH + "/*", SecurityFeature.authenticate());
-          }
+          tokens.ifPresent(
+              t -> r.addFilter(new BearerAuthentication(t, List.of(MCP_PATH))::filter));
           r.register(MCP_PATH, transport);
         });
     WebServer server = builder.build().start();
@@ -146,16 +131,13 @@ public final class HttpFrontEnd implements AutoCloseable {
     return new HttpFrontEnd(server, transport, mcp, sweeper);
   }
 
-  /** The identity helidon-security verified for this request, if any. */
-  private static Optional<String> authenticatedSubject(ServerRequest req) {
-    return req.context()
-        .get(SecurityContext.class)
-        .flatMap(SecurityContext::userPrincipal)
-        .map(Principal::getName);
-  }
-
   public int port() {
     return server.port();
+  }
+
+  /** True once {@link #drainAndStop} has begun: the server takes no new work. */
+  public boolean draining() {
+    return transport.draining();
   }
 
   public int sessionCount() {
@@ -168,11 +150,19 @@ public final class HttpFrontEnd implements AutoCloseable {
   }
 
   /**
-   * Stops accepting MCP work, lets requests in flight finish for up to {@code drain}, then closes
-   * sessions and the listener.
+   * Stops accepting MCP work (new requests get 503 naming the drain, clients are told with a log
+   * notification), lets requests in flight finish for up to {@code drain}, then closes sessions and
+   * the listener. The listener keeps answering /health meanwhile, so a load balancer sees
+   * /health/ready go down (see {@link #draining()}).
    */
   public void drainAndStop(Duration drain) {
-    transport.beginDrain();
+    transport.beginDrain(
+        "server is shutting down: requests in flight may finish within "
+            + drain.toSeconds()
+            + " s (http.drain_timeout_seconds = "
+            + drain.toSeconds()
+            + "), new requests are refused; reconnect to another server or retry after the"
+            + " restart");
     transport.awaitIdle(drain);
     sweeper.shutdownNow();
     mcp.closeGracefully();

@@ -15,7 +15,6 @@ import java.lang.System.Logger.Level;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import reactor.core.publisher.Mono;
@@ -36,7 +35,10 @@ final class McpPost {
   private final Function<ServerRequest, Optional<String>> subjects;
   private final StreamableHttpTransport.Settings settings;
   private final Supplier<McpStreamableServerSession.Factory> sessionFactory;
-  private final BooleanSupplier closing;
+
+  /** Why new work is refused (the drain), or null while the server takes work. */
+  private final Supplier<String> closing;
+
   private final AtomicInteger inFlight = new AtomicInteger();
   private final Optional<ResourceRequests> resources;
 
@@ -48,7 +50,7 @@ final class McpPost {
       Function<ServerRequest, Optional<String>> subjects,
       StreamableHttpTransport.Settings settings,
       Supplier<McpStreamableServerSession.Factory> sessionFactory,
-      BooleanSupplier closing,
+      Supplier<String> closing,
       Optional<ResourceRequests> resources) {
     this.resources = resources;
     this.json = json;
@@ -79,12 +81,10 @@ final class McpPost {
     if (exchanges.refused(req, res)) {
       return;
     }
-    if (closing.getAsBoolean()) {
+    String refusal = closing.get();
+    if (refusal != null) {
       replies.error(
-          res,
-          Status.SERVICE_UNAVAILABLE_503,
-          McpSchema.ErrorCodes.INTERNAL_ERROR,
-          "server is shutting down");
+          res, Status.SERVICE_UNAVAILABLE_503, McpSchema.ErrorCodes.INTERNAL_ERROR, refusal);
       return;
     }
     if (!RequestChecks.isJson(req)) {

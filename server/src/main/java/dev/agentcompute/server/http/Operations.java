@@ -4,17 +4,15 @@ import dev.agentcompute.server.config.LiveConfig;
 import dev.agentcompute.server.config.ServerConfig;
 import dev.agentcompute.server.observe.ReadinessCheck;
 import dev.agentcompute.server.observe.Version;
-import io.helidon.health.HealthCheck;
-import io.helidon.health.HealthCheckResponse;
-import io.helidon.health.HealthCheckType;
+import io.helidon.webserver.WebServer;
 import io.helidon.webserver.observe.ObserveFeature;
-import io.helidon.webserver.observe.health.HealthObserver;
 import io.helidon.webserver.observe.metrics.MetricsObserver;
+import io.helidon.webserver.spi.ServerFeature;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Supplier;
 
 /**
  * The operational endpoints: {@code /health} (all checks), {@code /health/live} (the process and
@@ -33,115 +31,89 @@ public final class Operations {
     this.started = started;
   }
 
-  /** Adds a dependency that /health/ready must see up (Incus, OVN, ...). */
+  /** Adds a dependency that /health/ready must see up (Incus, OVN, the drain, ...). */
   public void addReadinessCheck(ReadinessCheck check) {
     readiness.add(check);
   }
 
-  public ObserveFeature feature() {
-    HealthObserver health =
-        HealthObserver.builder()
-            .details(true)
-            .useSystemServices(false)
-            .addCheck(serverCheck())
-            .addCheck(configCheck())
-            .addCheck(readinessChecks())
+  /** The health routes (ours, see {@link HealthRoutes}) and Helidon's metrics observer. */
+  public ServerFeature feature() {
+    HealthRoutes health =
+        new HealthRoutes(
+            List.of(
+                new HealthRoutes.Check("server", true, this::server),
+                new HealthRoutes.Check("config", true, this::config),
+                new HealthRoutes.Check("dependencies", false, this::dependencies)));
+    ObserveFeature observe =
+        ObserveFeature.builder()
+            .endpoint("/")
+            .observersDiscoverServices(false)
+            .addObserver(MetricsObserver.create())
             .build();
-    return ObserveFeature.builder()
-        .endpoint("/")
-        .observersDiscoverServices(false)
-        .addObserver(health)
-        .addObserver(MetricsObserver.create())
-        .build();
-  }
-
-  /** A health check of {@code type} named {@code name} that answers with {@code call}. */
-  private static HealthCheck check(
-      HealthCheckType type, String name, Supplier<HealthCheckResponse> call) {
-    return new HealthCheck() {
+    return new ServerFeature() {
       @Override
-      public HealthCheckType type() {
-        return type;
+      public void setup(ServerFeatureContext context) {
+        health.register(context.socket(WebServer.DEFAULT_SOCKET_NAME).httpRouting());
+        observe.setup(context);
       }
 
       @Override
       public String name() {
-        return name;
+        return "operations";
       }
 
       @Override
-      public HealthCheckResponse call() {
-        return call.get();
+      public String type() {
+        return "operations";
       }
     };
   }
 
-  private HealthCheck serverCheck() {
-    return check(
-        HealthCheckType.LIVENESS,
-        "server",
-        () ->
-            HealthCheckResponse.builder()
-                .status(true)
-                .detail("version", version.line())
-                .detail("started", started.toString())
-                .build());
+  private HealthRoutes.Result server() {
+    Map<String, Object> data = new LinkedHashMap<>();
+    data.put("version", version.line());
+    data.put("started", started.toString());
+    return new HealthRoutes.Result(true, data);
   }
 
-  private HealthCheck configCheck() {
-    return check(
-        HealthCheckType.LIVENESS,
-        "config",
-        () -> {
-          LiveConfig.State s = live.current();
-          HealthCheckResponse.Builder b =
-              HealthCheckResponse.builder()
-                  .status(true)
-                  .detail("file", s.source().file().toString())
-                  .detail("digest", "sha256:" + s.source().digest())
-                  .detail("commit", s.source().gitCommit().orElse("none"))
-                  .detail("catalogue_digest", "sha256:" + s.catalogueDigest())
-                  .detail(
-                      "authorization",
-                      s.config()
-                          .authorization()
-                          .map(ServerConfig.Authorization::digest)
-                          .orElse("allow-all"))
-                  .detail("applied_at", s.appliedAt().toString())
-                  .detail(
-                      "pending_restart",
-                      s.pending().stream().map(p -> p.key() + ": " + p.reason()).toList());
-          s.rejected()
-              .ifPresent(
-                  r ->
-                      b.detail("rejected_digest", "sha256:" + r.digest())
-                          .detail("rejected_at", r.at().toString())
-                          .detail("rejected_problems", r.problems()));
-          return b.build();
-        });
+  private HealthRoutes.Result config() {
+    LiveConfig.State s = live.current();
+    Map<String, Object> data = new LinkedHashMap<>();
+    data.put("file", s.source().file().toString());
+    data.put("digest", "sha256:" + s.source().digest());
+    data.put("commit", s.source().gitCommit().orElse("none"));
+    data.put("catalogue_digest", "sha256:" + s.catalogueDigest());
+    data.put(
+        "authorization",
+        s.config().authorization().map(ServerConfig.Authorization::digest).orElse("allow-all"));
+    data.put("applied_at", s.appliedAt().toString());
+    data.put(
+        "pending_restart", s.pending().stream().map(p -> p.key() + ": " + p.reason()).toList());
+    s.rejected()
+        .ifPresent(
+            r -> {
+              data.put("rejected_digest", "sha256:" + r.digest());
+              data.put("rejected_at", r.at().toString());
+              data.put("rejected_problems", r.problems());
+            });
+    return new HealthRoutes.Result(true, data);
   }
 
   /** One readiness entry aggregating the pluggable checks, each reported by name. */
-  private HealthCheck readinessChecks() {
-    return check(
-        HealthCheckType.READINESS,
-        "dependencies",
-        () -> {
-          boolean allUp = true;
-          HealthCheckResponse.Builder b = HealthCheckResponse.builder();
-          for (ReadinessCheck check : readiness) {
-            ReadinessCheck.Result result;
-            try {
-              result = check.check();
-            } catch (Exception e) {
-              result = ReadinessCheck.Result.down(String.valueOf(e.getMessage()));
-            }
-            allUp &= result.up();
-            b.detail(
-                check.name(),
-                Map.of("status", result.up() ? "UP" : "DOWN", "details", result.details()));
-          }
-          return b.status(allUp).build();
-        });
+  private HealthRoutes.Result dependencies() {
+    boolean allUp = true;
+    Map<String, Object> data = new LinkedHashMap<>();
+    for (ReadinessCheck check : readiness) {
+      ReadinessCheck.Result result;
+      try {
+        result = check.check();
+      } catch (Exception e) {
+        result = ReadinessCheck.Result.down(String.valueOf(e.getMessage()));
+      }
+      allUp &= result.up();
+      data.put(
+          check.name(), Map.of("status", result.up() ? "UP" : "DOWN", "details", result.details()));
+    }
+    return new HealthRoutes.Result(allUp, data);
   }
 }

@@ -78,6 +78,9 @@ public final class StreamableHttpTransport
   private volatile McpStreamableServerSession.Factory sessionFactory;
   private volatile boolean closing;
 
+  /** What a refused request is told once {@link #closing} is set. */
+  private volatile String closingReason = "server is shutting down";
+
   /**
    * @param subjects the verified identity of a request, empty when it has none
    * @param guard browser protections applied before anything else
@@ -122,7 +125,7 @@ public final class StreamableHttpTransport
             subjects,
             settings,
             () -> sessionFactory,
-            () -> closing,
+            () -> closing ? closingReason : null,
             resources);
   }
 
@@ -174,10 +177,31 @@ public final class StreamableHttpTransport
     return sessions.size();
   }
 
-  /** From now on new POSTs get 503 and listening streams end; requests in flight continue. */
-  void beginDrain() {
+  /**
+   * From now on new POSTs get 503 with {@code reason}, every session is told so with a warning log
+   * notification, and listening streams end; requests in flight continue.
+   */
+  void beginDrain(String reason) {
+    closingReason = reason;
     closing = true;
+    try {
+      notifyClients(
+              McpSchema.METHOD_NOTIFICATION_MESSAGE,
+              McpSchema.LoggingMessageNotification.builder()
+                  .level(McpSchema.LoggingLevel.WARNING)
+                  .logger("agentcompute")
+                  .data(reason)
+                  .build())
+          .block(Duration.ofSeconds(5));
+    } catch (RuntimeException e) {
+      // A client that cannot be told still gets the 503 with the same text on its next request.
+      LOG.log(Level.DEBUG, "drain notification not delivered: " + e.getMessage());
+    }
     sessions.closeListeningStreams();
+  }
+
+  boolean draining() {
+    return closing;
   }
 
   /** Waits until no POST is being answered, or the timeout passes. */
@@ -224,10 +248,7 @@ public final class StreamableHttpTransport
     }
     if (closing) {
       replies.error(
-          res,
-          Status.SERVICE_UNAVAILABLE_503,
-          McpSchema.ErrorCodes.INTERNAL_ERROR,
-          "server is shutting down");
+          res, Status.SERVICE_UNAVAILABLE_503, McpSchema.ErrorCodes.INTERNAL_ERROR, closingReason);
       return;
     }
     HttpSession s = session.get();

@@ -24,16 +24,20 @@ class HttpSettingsTest {
   @Test
   void withoutTheSectionTheDefaultsApply() throws IOException {
     assertThat(load("").http())
-        .isEqualTo(new ServerConfig.Http(256, 32, 512, 64, Duration.ofSeconds(10)));
+        .isEqualTo(
+            new ServerConfig.Http(
+                256, 32, 512, 64, Duration.ofSeconds(10), Duration.ofSeconds(900)));
   }
 
   @Test
   void everyCapIsConfigurable() throws IOException {
     assertThat(
             load("http: {max_sessions: 20, max_sessions_per_identity: 4, max_connections: 50,"
-                    + " max_concurrent_requests: 8, header_timeout_seconds: 3}\n")
+                    + " max_concurrent_requests: 8, header_timeout_seconds: 3,"
+                    + " drain_timeout_seconds: 60}\n")
                 .http())
-        .isEqualTo(new ServerConfig.Http(20, 4, 50, 8, Duration.ofSeconds(3)));
+        .isEqualTo(
+            new ServerConfig.Http(20, 4, 50, 8, Duration.ofSeconds(3), Duration.ofSeconds(60)));
   }
 
   @Test
