@@ -1,5 +1,6 @@
 package dev.agentcompute.server;
 
+import dev.agentcompute.server.cli.AdminCli;
 import dev.agentcompute.server.cli.Cli;
 import dev.agentcompute.server.cli.CliArgs;
 import dev.agentcompute.server.config.CatalogueCheck;
@@ -32,6 +33,9 @@ final class Commands {
       InputStream stdin,
       PrintStream stdout,
       PrintStream stderr) {
+    if (!args.isEmpty() && args.getFirst().equals("admin")) {
+      return AdminCli.run(args.subList(1, args.size()), env, stdout, stderr);
+    }
     CliArgs cli;
     try {
       cli = Cli.parse(args, env);

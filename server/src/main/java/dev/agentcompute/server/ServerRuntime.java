@@ -4,8 +4,13 @@ import dev.agentcompute.capabilities.screenshots.ScreenshotStore;
 import dev.agentcompute.capabilities.service.QuotaRefusals;
 import dev.agentcompute.codemode.mcp.RoutingStdioTransportProvider;
 import dev.agentcompute.incus.IncusClient;
+import dev.agentcompute.server.admin.AdminAccess;
+import dev.agentcompute.server.admin.AdminFeature;
+import dev.agentcompute.server.admin.AdminService;
+import dev.agentcompute.server.admin.RunningExecutes;
 import dev.agentcompute.server.auth.BearerTokens;
 import dev.agentcompute.server.auth.BearerTokensFile;
+import dev.agentcompute.server.auth.TokenFileWatcher;
 import dev.agentcompute.server.cli.CliArgs;
 import dev.agentcompute.server.cli.EofSignallingInput;
 import dev.agentcompute.server.cli.ShutdownSignal;
@@ -30,8 +35,11 @@ import dev.agentcompute.server.http.Operations;
 import dev.agentcompute.server.http.ScreenshotRoutes;
 import dev.agentcompute.server.http.StreamableHttpTransport;
 import dev.agentcompute.server.mcp.McpServerAssembly;
+import dev.agentcompute.server.observe.AdminAudit;
+import dev.agentcompute.server.observe.AuditEntry;
 import dev.agentcompute.server.observe.AuditFile;
 import dev.agentcompute.server.observe.AuditLog;
+import dev.agentcompute.server.observe.AuditRing;
 import dev.agentcompute.server.observe.HealthMonitor;
 import dev.agentcompute.server.observe.IncusCallMetrics;
 import dev.agentcompute.server.observe.Log;
@@ -154,6 +162,8 @@ public final class ServerRuntime {
                 RELOAD_POLL,
                 Clock.systemUTC());
         InventoryGauges inventory = InventoryGauges.start(compute, metrics)) {
+      // The admin API and the console read the recent records of the whole trail.
+      audit.subscribe(r -> AuditRing.recent().add(AuditEntry.of(r)));
       Operations operations = new Operations(live, version, Instant.now(), metrics, health);
       if (http) {
         // Probed in the background only where /health serves them.
@@ -162,7 +172,8 @@ public final class ServerRuntime {
         mac.connection().map(LumeConnection::readiness).ifPresent(operations::addReadinessCheck);
         operations.addReadinessCheck(compute.readiness());
       }
-      McpServerAssembly assembly = ToolWiring.assembly(compute, metrics, audit);
+      RunningExecutes running = new RunningExecutes(Clock.systemUTC());
+      McpServerAssembly assembly = ToolWiring.assembly(compute, metrics, audit, running);
       reloader.start();
       return http
           ? serveHttp(
@@ -174,7 +185,13 @@ public final class ServerRuntime {
               audit,
               signal,
               screenshots,
-              loaded.config().http())
+              loaded.config().http(),
+              new Admin(
+                  running,
+                  compute::withSandboxes,
+                  cli.authTokensFile()
+                      .map(f -> new TokenFileWatcher(f, tokens.orElseThrow(), RELOAD_POLL)),
+                  () -> live.current().config().admin()))
           : serveStdio(
               assembly,
               stdin,
@@ -194,8 +211,20 @@ public final class ServerRuntime {
       AuditLog audit,
       ShutdownSignal signal,
       ScreenshotStore screenshots,
-      ServerConfig.Http caps)
+      ServerConfig.Http caps,
+      Admin admin)
       throws InterruptedException {
+    Clock clock = Clock.systemUTC();
+    AdminService adminService =
+        new AdminService(
+            admin.sandboxes(),
+            admin.running(),
+            admin.tokenFile(),
+            AuditRing.recent(),
+            new AdminAudit(audit),
+            Optional.of(screenshots),
+            clock);
+    AdminAccess adminAccess = new AdminAccess(tokens, admin.operators());
     HttpFrontEnd front =
         HttpFrontEnd.start(
             address,
@@ -209,10 +238,32 @@ public final class ServerRuntime {
                         caps.maxConnections(),
                         caps.maxConcurrentRequests()),
                     caps.headerTimeout()),
-            b -> b.addFeature(operations.feature()).addFeature(new ScreenshotRoutes(screenshots)),
+            b ->
+                b.addFeature(operations.feature())
+                    .addFeature(new ScreenshotRoutes(screenshots))
+                    .addFeature(new AdminFeature(adminService, adminAccess)),
             audit::authenticationFailed);
     metrics.sessions(front::sessionCount);
     operations.addInstantCheck(drainCheck(front));
+    // A token removed from the file stops working at once: its sessions and executes end too.
+    admin
+        .tokenFile()
+        .ifPresent(
+            w ->
+                w.onRevoked(
+                    identities -> {
+                      int sessions = front.closeSessionsOf(identities);
+                      int executes = admin.running().cancelSubjects(identities);
+                      LOG.info(
+                          "revoked identities disconnected",
+                          "identities",
+                          String.join(",", identities),
+                          "sessions",
+                          sessions,
+                          "executes",
+                          executes);
+                    }));
+    admin.tokenFile().ifPresent(TokenFileWatcher::start);
     String shownHost = address.host().contains(":") ? "[" + address.host() + "]" : address.host();
     // Without screenshots.base_url, URLs point at this listener, which serves the store.
     screenshots.servedAt(listenerUrl(address, front.port()));
@@ -227,10 +278,18 @@ public final class ServerRuntime {
     String why = signal.await();
     Duration drain = caps.drainTimeout();
     LOG.info("shutting down", "drain_timeout", drain.toSeconds() + "s", "signal", why);
+    admin.tokenFile().ifPresent(TokenFileWatcher::close);
     front.drainAndStop(drain);
     LOG.info("shut down cleanly");
     return Commands.OK;
   }
+
+  /** What the admin API needs from the wiring above the listener. */
+  private record Admin(
+      RunningExecutes running,
+      AdminService.Sandboxes sandboxes,
+      Optional<TokenFileWatcher> tokenFile,
+      java.util.function.Supplier<ServerConfig.Admin> operators) {}
 
   private static int serveStdio(
       McpServerAssembly assembly,

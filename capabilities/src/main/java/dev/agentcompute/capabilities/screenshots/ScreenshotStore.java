@@ -188,6 +188,12 @@ public final class ScreenshotStore implements AutoCloseable {
     return png == null ? Optional.empty() : Optional.of(shot.with(png));
   }
 
+  /** Every live screenshot, oldest first, without its bytes (the operators' console lists them). */
+  public synchronized java.util.List<Screenshot> live() {
+    Instant now = clock.instant();
+    return byId.values().stream().filter(s -> now.isBefore(s.expiresAt())).toList();
+  }
+
   /** Forgets every screenshot of a sandbox (deleted or reaped); returns how many. */
   public synchronized int purge(String sandbox) {
     int before = byId.size();

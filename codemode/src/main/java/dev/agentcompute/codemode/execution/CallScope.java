@@ -24,6 +24,15 @@ final class CallScope {
     return completed.get();
   }
 
+  /** A call is about to run; tells the observer. */
+  void started(String capability) {
+    try {
+      observer.callStarted(capability, completed.get());
+    } catch (RuntimeException ignored) {
+      // an observer never changes a result
+    }
+  }
+
   /** One more call completed; tells the observer. */
   void completed(String capability) {
     long n = completed.incrementAndGet();

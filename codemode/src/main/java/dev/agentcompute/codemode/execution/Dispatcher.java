@@ -92,6 +92,7 @@ final class Dispatcher {
     long started = System.nanoTime();
     CallReport report = new CallReport(scope, entry.name());
     Failure failure = Failure.INTERNAL;
+    scope.started(entry.name());
     try {
       Result r =
           dispatch(

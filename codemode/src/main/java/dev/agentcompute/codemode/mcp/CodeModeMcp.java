@@ -34,6 +34,14 @@ public final class CodeModeMcp {
    */
   public static final String CANCELLATION_CONTEXT_KEY = "dev.agentcompute.codemode.cancellation";
 
+  /**
+   * Key under which a transport may put an {@link dev.agentcompute.codemode.ExecutionObserver} in
+   * the {@link McpTransportContext} of a tool call: an execute tells it of every native call,
+   * beside the progress notifications (a host's list of running executes shows the call in
+   * progress).
+   */
+  public static final String OBSERVER_CONTEXT_KEY = "dev.agentcompute.codemode.observer";
+
   /** How much longer than the confirmation wait a server-to-client request may take. */
   static final Duration REQUEST_TIMEOUT_MARGIN = Duration.ofSeconds(30);
 

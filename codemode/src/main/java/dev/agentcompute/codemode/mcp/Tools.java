@@ -4,6 +4,7 @@ import dev.agentcompute.codemode.CodeModeException;
 import dev.agentcompute.codemode.Context;
 import dev.agentcompute.codemode.ExecuteIds;
 import dev.agentcompute.codemode.Execution;
+import dev.agentcompute.codemode.ExecutionObserver;
 import dev.agentcompute.codemode.Failure;
 import dev.agentcompute.codemode.PendingConfirmation;
 import dev.agentcompute.codemode.Server;
@@ -77,9 +78,18 @@ final class Tools {
                   Execution.of(string(args, "source"))
                       .withConfirmation(string(args, "confirmation"))
                       .withConfirmer(Elicitation.confirmer(exchange));
+              ExecutionObserver observer = ExecutionObserver.NONE;
               if (exchange != null && request.progressToken() != null) {
-                execution =
-                    execution.withObserver(new McpProgress(exchange, request.progressToken()));
+                observer = new McpProgress(exchange, request.progressToken());
+              }
+              if (exchange != null
+                  && exchange.transportContext() != null
+                  && exchange.transportContext().get(CodeModeMcp.OBSERVER_CONTEXT_KEY)
+                      instanceof ExecutionObserver host) {
+                observer = ExecutionObserver.both(observer, host);
+              }
+              if (observer != ExecutionObserver.NONE) {
+                execution = execution.withObserver(observer);
               }
               Map<String, Object> out = new LinkedHashMap<>();
               out.put("result", service.execute(ctx, subject, execution));
@@ -116,7 +126,7 @@ final class Tools {
               Context scope =
                   CallContexts.of(exchange == null ? null : exchange.transportContext());
               // An execute's id is made before anything can fail, so every answer carries it.
-              String id = identified ? ExecuteIds.next() : null;
+              String id = identified ? idOf(exchange) : null;
               Context ctx = id == null ? scope : scope.withValue(ExecuteIds.KEY, id);
               try {
                 return identify(answer(ctx, resolver, call, exchange, request), id);
@@ -151,6 +161,19 @@ final class Tools {
     } catch (Throwable t) {
       return error(Failure.INTERNAL.text());
     }
+  }
+
+  /**
+   * The execute's id: the one its host gave the request in the transport context under {@link
+   * ExecuteIds#META_KEY} (so the host's own records of it agree), or a new one.
+   */
+  private static String idOf(McpSyncServerExchange exchange) {
+    return exchange != null
+            && exchange.transportContext() != null
+            && exchange.transportContext().get(ExecuteIds.META_KEY) instanceof String given
+            && given.startsWith("ex-")
+        ? given
+        : ExecuteIds.next();
   }
 
   /** {@code result} with the execute's id in its {@code _meta}; unchanged without an id. */

@@ -26,6 +26,8 @@ public final class Cli {
         http        serve MCP over Streamable HTTP (default)
         stdio       serve MCP over standard input and output
         validate    check a configuration file and exit (0 valid, 1 invalid)
+        admin       operator actions over a running server's admin API
+                    ('agentcompute-server admin --help' lists them)
 
       Global flags:
         --config FILE         runtime configuration (.yaml, .yml, .toml)   env AGENTCOMPUTE_CONFIG

@@ -115,6 +115,15 @@ public final class ComputeGenerations implements LiveApplier, AutoCloseable {
     }
   }
 
+  /**
+   * Runs {@code action} on the sandbox service of the generation in force (the admin API: the
+   * server's own work, so owner isolation does not apply).
+   */
+  public <T> T withSandboxes(
+      java.util.function.Function<dev.agentcompute.capabilities.service.SandboxService, T> action) {
+    return onCurrent(g -> action.apply(g.runtime().compute().sandboxes()));
+  }
+
   /** The three tools, each dispatching to the generation in force at call time. */
   List<McpServerFeatures.SyncToolSpecification> tools(Optional<String> fixedSubject) {
     return current.tools(fixedSubject).values().stream()

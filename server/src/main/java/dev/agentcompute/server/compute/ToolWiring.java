@@ -6,6 +6,7 @@ import dev.agentcompute.codemode.authz.Subject;
 import dev.agentcompute.codemode.mcp.CodeModeMcp;
 import dev.agentcompute.codemode.mcp.InvocationResolver;
 import dev.agentcompute.codemode.mcp.ResourceRequests;
+import dev.agentcompute.server.admin.RunningExecutes;
 import dev.agentcompute.server.config.ServerConfig;
 import dev.agentcompute.server.mcp.McpServerAssembly;
 import dev.agentcompute.server.observe.AuditLog;
@@ -53,7 +54,7 @@ public final class ToolWiring {
    * local} on stdio).
    */
   public static McpServerAssembly assembly(
-      ComputeGenerations compute, ServerMetrics metrics, AuditLog audit) {
+      ComputeGenerations compute, ServerMetrics metrics, AuditLog audit, RunningExecutes running) {
     MeteredExecute metered = new MeteredExecute(metrics, audit);
     metrics.workerPool(
         metered::running, () -> compute.current().codeMode().limits().maxConcurrentExecutions());
@@ -78,7 +79,7 @@ public final class ToolWiring {
             // An elicitation/create may wait as long as MaxConfirmationWait (the SDK's default
             // request timeout would end it after 10 s).
             .requestTimeout(CodeModeMcp.requestTimeout(compute.current().codeMode().limits()))
-            .tools(metered.wrap(compute.tools(fixedSubject), fixedSubject))
+            .tools(running.wrap(metered.wrap(compute.tools(fixedSubject), fixedSubject)))
             .build();
       }
 

@@ -77,7 +77,9 @@ final class ConfigChanges {
             next.codemode().agentGuidance(),
             next.codemode().workerIsolation()),
         startup.http(),
-        startup.audit());
+        startup.audit(),
+        // Operators follow a reload: granting or revoking admin needs no restart.
+        next.admin());
   }
 
   static List<LiveConfig.Pending> pending(ServerConfig startup, ServerConfig next) {
@@ -133,6 +135,7 @@ final class ConfigChanges {
     m.put("audit.max_file_mb", c.audit().maxFileBytes());
     m.put("audit.max_files", c.audit().maxFiles());
     m.put("authorization", c.authorization().map(ServerConfig.Authorization::digest));
+    m.put("admin.operators", new java.util.TreeSet<>(c.admin().operators()));
     return m;
   }
 }

@@ -106,6 +106,7 @@ final class ConfigValidator {
     ServerConfig.Codemode codemode = CodemodeSettings.load(raw, this::resolve, problems);
     ServerConfig.Http http = HttpSettings.load(raw.http(), problems);
     ServerConfig.Audit audit = AuditSettings.load(raw.audit(), this::resolve, problems);
+    ServerConfig.Admin admin = admin(raw.admin());
     return new ServerConfig(
         incusConfig,
         lume,
@@ -117,7 +118,17 @@ final class ConfigValidator {
         authorization,
         codemode,
         http,
-        audit);
+        audit,
+        admin);
+  }
+
+  private ServerConfig.Admin admin(RuntimeConfig.Admin admin) {
+    List<String> ops = admin == null || admin.operators() == null ? List.of() : admin.operators();
+    if (ops.stream().anyMatch(ConfigValidator::blank)) {
+      problems.add("admin.operators entries must be identities, got an empty one");
+      return ServerConfig.Admin.none();
+    }
+    return new ServerConfig.Admin(java.util.Set.copyOf(ops));
   }
 
   private ServerConfig.Incus incus(RuntimeConfig.Incus incus) {

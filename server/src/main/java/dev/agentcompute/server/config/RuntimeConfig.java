@@ -24,7 +24,8 @@ public record RuntimeConfig(
     Codemode codemode,
     Http http,
     Instance instance,
-    Audit audit) {
+    Audit audit,
+    Admin admin) {
 
   /**
    * The audit trail's JSON-lines file (ours; docs/operations.md#audit-trail), rotated at {@code
@@ -34,6 +35,12 @@ public record RuntimeConfig(
       String file,
       @JsonProperty("max_file_mb") Long maxFileMb,
       @JsonProperty("max_files") Long maxFiles) {}
+
+  /**
+   * Who administers the server (ours; docs/operations.md#administration): the identities (token
+   * names) allowed on the admin API, the CLI's admin commands and the console.
+   */
+  public record Admin(List<String> operators) {}
 
   /**
    * What one instance may ask for (ours; docs/configuration.md): the most CPUs, memory and root

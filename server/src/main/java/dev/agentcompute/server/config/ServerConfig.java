@@ -27,13 +27,34 @@ public record ServerConfig(
     Optional<Authorization> authorization,
     Codemode codemode,
     Http http,
-    Audit audit) {
+    Audit audit,
+    Admin admin) {
 
   /**
    * The audit trail's JSON-lines file, if any, the size that rotates it and the files kept (the
    * current one included).
    */
   public record Audit(Optional<Path> file, long maxFileBytes, int maxFiles) {}
+
+  /**
+   * The operator identities ({@code admin.operators}): they may use the admin API and the console.
+   * A grant of its own, apart from {@code sandbox.operators} (which only widens what an agent
+   * reaches under owner isolation).
+   */
+  public record Admin(java.util.Set<String> operators) {
+    public Admin {
+      operators = java.util.Set.copyOf(operators);
+    }
+
+    /** No operator: the admin API refuses everyone. */
+    public static Admin none() {
+      return new Admin(java.util.Set.of());
+    }
+
+    public boolean isOperator(String identity) {
+      return identity != null && operators.contains(identity);
+    }
+  }
 
   /**
    * The HTTP front door's caps: MCP sessions in total and per identity, open TCP connections,

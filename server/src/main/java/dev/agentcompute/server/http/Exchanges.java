@@ -1,7 +1,9 @@
 package dev.agentcompute.server.http;
 
+import dev.agentcompute.codemode.ExecuteIds;
 import dev.agentcompute.codemode.authz.Subject;
 import dev.agentcompute.codemode.mcp.CodeModeMcp;
+import dev.agentcompute.server.admin.ExecuteWatch;
 import dev.agentcompute.server.mcp.TransportContextKeys;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
@@ -86,6 +88,11 @@ final class Exchanges {
     Map<String, Object> values = new LinkedHashMap<>();
     if (callerGone != null) {
       values.put(CodeModeMcp.CANCELLATION_CONTEXT_KEY, callerGone);
+      // An execute on this request is listed with its call in progress and can be cancelled.
+      values.put(CodeModeMcp.OBSERVER_CONTEXT_KEY, new ExecuteWatch(callerGone));
+      // An execute on this request has this id, made here so the running-executes list and the
+      // result's _meta name it alike (CodeMode uses an id it finds in the transport context).
+      values.put(ExecuteIds.META_KEY, ExecuteIds.next());
     }
     values.put(TransportContextKeys.SUBJECT, subject);
     values.put(Subject.TRANSPORT_CONTEXT_KEY, new Subject(subject));

@@ -156,6 +156,11 @@ public final class HttpFrontEnd implements AutoCloseable {
     return transport.sessionCount();
   }
 
+  /** Ends every MCP session of these identities at once (their token was revoked). */
+  public int closeSessionsOf(java.util.Set<String> identities) {
+    return transport.closeSessionsOf(identities);
+  }
+
   /**
    * Stops accepting MCP work (new requests get 503 naming the drain, clients are told with a log
    * notification), lets requests in flight finish for up to {@code drain}, then closes sessions and

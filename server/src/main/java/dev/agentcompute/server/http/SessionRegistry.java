@@ -180,6 +180,19 @@ final class SessionRegistry {
     sessions.clear();
   }
 
+  /** Ends every session of these identities at once (their token was revoked); returns how many. */
+  int closeOwnedBy(java.util.Set<String> owners) {
+    int closed = 0;
+    for (Map.Entry<String, HttpSession> e : sessions.entrySet()) {
+      if (owners.contains(e.getValue().owner) && sessions.remove(e.getKey(), e.getValue())) {
+        e.getValue().closeStreams();
+        e.getValue().mcp.delete().onErrorResume(x -> Mono.empty()).subscribe();
+        closed++;
+      }
+    }
+    return closed;
+  }
+
   /** Ends sessions idle for longer than the timeout; called periodically. */
   int expireIdle() {
     long cutoff = nanoClock.getAsLong() - idleTimeout.toNanos();

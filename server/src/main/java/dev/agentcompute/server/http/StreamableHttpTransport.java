@@ -217,6 +217,11 @@ public final class StreamableHttpTransport
     }
   }
 
+  /** Ends every session of these identities. */
+  int closeSessionsOf(java.util.Set<String> identities) {
+    return sessions.closeOwnedBy(identities);
+  }
+
   /** Ends sessions idle for longer than the timeout; called periodically. */
   int expireIdleSessions() {
     return sessions.expireIdle();

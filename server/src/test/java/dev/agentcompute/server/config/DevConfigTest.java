@@ -33,6 +33,7 @@ class DevConfigTest {
 
     ServerConfig c = ConfigLoader.load(file).config();
     assertThat(c.screenshots().baseUrl()).isEmpty();
+    assertThat(c.admin().isOperator("development")).isTrue();
     assertThat(c.screenshots().listen()).isEqualTo("127.0.0.1:0");
     assertThat(c.screenshots().dir()).isEqualTo(state.resolve("screenshots"));
 
