@@ -1,5 +1,6 @@
 package dev.agentcompute.server;
 
+import dev.agentcompute.capabilities.files.TransferGrants;
 import dev.agentcompute.capabilities.screenshots.ScreenshotStore;
 import dev.agentcompute.codemode.mcp.RoutingStdioTransportProvider;
 import dev.agentcompute.incus.IncusClient;
@@ -22,6 +23,7 @@ import dev.agentcompute.server.config.LiveConfig;
 import dev.agentcompute.server.config.LoadedConfig;
 import dev.agentcompute.server.config.ServerConfig;
 import dev.agentcompute.server.errors.StartupException;
+import dev.agentcompute.server.http.FileRoutes;
 import dev.agentcompute.server.http.FrontDoor;
 import dev.agentcompute.server.http.HttpFrontEnd;
 import dev.agentcompute.server.http.ListenAddress;
@@ -120,6 +122,12 @@ public final class ServerRuntime {
     metrics.buildInfo(version);
     Operations operations = new Operations(live, version, Instant.now());
     ShutdownSignal signal = ShutdownSignal.install();
+    TransferGrants transfers =
+        new TransferGrants(
+            loaded.config().files().baseUrl().orElse(null),
+            loaded.config().files().limits(),
+            Clock.systemUTC(),
+            new SecureRandom());
     try (ScreenshotStore screenshots = screenshotStore(loaded.config().screenshots());
         IncusClient incus =
             IncusConnection.open(loaded.config().incus(), env, new IncusCallMetrics(metrics));
@@ -135,7 +143,8 @@ public final class ServerRuntime {
                     CodemodeSettings.tokens(loaded.config().codemode()),
                     new AuditLog(metrics),
                     Optional.of(screenshots),
-                    mac.connection()));
+                    mac.connection(),
+                    transfers));
         ConfigReloader reloader =
             new ConfigReloader(
                 live,
@@ -159,7 +168,8 @@ public final class ServerRuntime {
               metrics,
               signal,
               screenshots,
-              loaded.config().http())
+              loaded.config().http(),
+              new FileRoutes(transfers, compute::files, tokens))
           : serveStdio(
               assembly,
               stdin,
@@ -178,7 +188,8 @@ public final class ServerRuntime {
       ServerMetrics metrics,
       ShutdownSignal signal,
       ScreenshotStore screenshots,
-      ServerConfig.Http caps)
+      ServerConfig.Http caps,
+      FileRoutes files)
       throws InterruptedException {
     HttpFrontEnd front =
         HttpFrontEnd.start(
@@ -193,11 +204,17 @@ public final class ServerRuntime {
                         caps.maxConnections(),
                         caps.maxConcurrentRequests()),
                     caps.headerTimeout()),
-            b -> b.addFeature(operations.feature()).addFeature(new ScreenshotRoutes(screenshots)));
+            b ->
+                b.addFeature(operations.feature())
+                    .addFeature(new ScreenshotRoutes(screenshots))
+                    // Uploads are bodies of up to files.max_upload_bytes; /mcp keeps its own cap.
+                    .addFeature(files)
+                    .maxPayloadSize(files.maxPayloadBytes(b.maxPayloadSize())));
     metrics.sessions(front::sessionCount);
     String shownHost = address.host().contains(":") ? "[" + address.host() + "]" : address.host();
     // Without screenshots.base_url, URLs point at this listener, which serves the store.
     screenshots.servedAt(listenerUrl(address, front.port()));
+    files.servedAt(listenerUrl(address, front.port()));
     LOG.info(
         "listening",
         "addr",

@@ -63,7 +63,8 @@ record ComputeGeneration(
             platforms,
             incus.reaperLease(),
             Clock.systemUTC(),
-            backends.screenshots());
+            backends.screenshots(),
+            backends.transfers());
     var definitions = runtime.capabilities();
     Builder builder =
         CodeMode.builder(

@@ -46,6 +46,9 @@ final class ConfigChanges {
     if (key.startsWith("http.")) {
       return Optional.of("the HTTP listener and its caps are set up at startup");
     }
+    if (key.startsWith("files.")) {
+      return Optional.of("the file transfer URLs and their limits are set up at startup");
+    }
     if (key.startsWith("screenshots.")) {
       return Optional.of("the screenshot store and its listen address are set up at startup");
     }
@@ -73,7 +76,8 @@ final class ConfigChanges {
             next.codemode().workerReuse(),
             next.codemode().agentGuidance(),
             next.codemode().workerIsolation()),
-        startup.http());
+        startup.http(),
+        startup.files());
   }
 
   static List<LiveConfig.Pending> pending(ServerConfig startup, ServerConfig next) {
@@ -124,6 +128,11 @@ final class ConfigChanges {
     m.put("http.max_connections", c.http().maxConnections());
     m.put("http.max_concurrent_requests", c.http().maxConcurrentRequests());
     m.put("http.header_timeout_seconds", c.http().headerTimeout());
+    m.put("files.base_url", c.files().baseUrl());
+    m.put("files.max_upload_bytes", c.files().limits().maxUploadBytes());
+    m.put("files.url_ttl_seconds", c.files().limits().urlTtl());
+    m.put("files.max_urls_per_identity", c.files().limits().maxUrlsPerIdentity());
+    m.put("files.transfer_timeout_seconds", c.files().limits().transferTimeout());
     m.put("authorization", c.authorization().map(ServerConfig.Authorization::digest));
     return m;
   }

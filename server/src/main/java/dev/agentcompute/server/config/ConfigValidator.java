@@ -105,6 +105,7 @@ final class ConfigValidator {
         RegoPolicyFiles.load(raw.authorization(), this::resolve, problems);
     ServerConfig.Codemode codemode = CodemodeSettings.load(raw, this::resolve, problems);
     ServerConfig.Http http = HttpSettings.load(raw.http(), problems);
+    ServerConfig.Files files = FileSettings.load(raw.files(), problems);
     return new ServerConfig(
         incusConfig,
         lume,
@@ -115,7 +116,8 @@ final class ConfigValidator {
         logLevel,
         authorization,
         codemode,
-        http);
+        http,
+        files);
   }
 
   private ServerConfig.Incus incus(RuntimeConfig.Incus incus) {

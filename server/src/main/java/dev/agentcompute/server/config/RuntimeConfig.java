@@ -23,7 +23,20 @@ public record RuntimeConfig(
     @JsonProperty("tokens_secret_file") String tokensSecretFile,
     Codemode codemode,
     Http http,
-    Instance instance) {
+    Instance instance,
+    Files files) {
+
+  /**
+   * File transfer URLs (ours; docs/configuration.md): where they point, the largest upload, how
+   * long a URL lives, how many unused URLs one identity may hold, and how long one transfer may
+   * take.
+   */
+  public record Files(
+      @JsonProperty("base_url") String baseUrl,
+      @JsonProperty("max_upload_bytes") Long maxUploadBytes,
+      @JsonProperty("url_ttl_seconds") Long urlTtlSeconds,
+      @JsonProperty("max_urls_per_identity") Long maxUrlsPerIdentity,
+      @JsonProperty("transfer_timeout_seconds") Long transferTimeoutSeconds) {}
 
   /**
    * What one instance may ask for (ours; docs/configuration.md): the most CPUs, memory and root

@@ -26,7 +26,15 @@ public record ServerConfig(
     Optional<LogLevel> logLevel,
     Optional<Authorization> authorization,
     Codemode codemode,
-    Http http) {
+    Http http,
+    Files files) {
+
+  /**
+   * File transfer URLs: {@code baseUrl} (else the HTTP listener's URL) and the limits every refusal
+   * names.
+   */
+  public record Files(
+      Optional<URI> baseUrl, dev.agentcompute.capabilities.files.TransferLimits limits) {}
 
   /**
    * The HTTP front door's caps: MCP sessions in total and per identity, open TCP connections,
