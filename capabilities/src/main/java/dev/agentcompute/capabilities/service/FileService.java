@@ -178,7 +178,7 @@ public final class FileService {
   public long upload(Grant grant, InputStream body, long length) {
     long max = grants.limits().maxUploadBytes();
     if (length > max) {
-      throw tooLarge(length, max);
+      throw tooLarge(Long.toString(length), max);
     }
     Target t = target(grant.sandbox(), grant.instance(), grant.path(), "instance.file.upload_url");
     CountingInput counted = new CountingInput(body, max);
@@ -194,7 +194,7 @@ public final class FileService {
     } catch (RuntimeException e) {
       if (counted.exceeded()) {
         removeQuietly(t, grant);
-        throw tooLarge(counted.count(), max);
+        throw tooLarge("more than " + max, max);
       }
       throw e;
     }
@@ -212,11 +212,11 @@ public final class FileService {
         t.sandbox, grant.instance(), grant.path(), 0, -1, grants.limits().transferTimeout(), body);
   }
 
-  private static RuntimeException tooLarge(long bytes, long max) {
+  private static RuntimeException tooLarge(String bytes, long max) {
     return Errors.of(
         "upload of %s bytes exceeds files.max_upload_bytes = %d; split the file or ask the"
             + " operator to raise the limit",
-        bytes > max ? "more than " + max : Long.toString(bytes), max);
+        bytes, max);
   }
 
   private void removeQuietly(Target t, Grant grant) {
