@@ -245,9 +245,9 @@ public final class FileService {
       return t.files.stat(t.sandbox, t.name, path);
     } catch (BackendException e) {
       if (e.isNotFound()) {
+        // The text instance.file.read has always had, for every file capability.
         throw Errors.of(
-            "\"%s\" not found on instance \"%s\" in sandbox \"%s\"",
-            path, t.name, t.sandbox.name());
+            "file not found on instance \"%s\" in sandbox \"%s\"", t.name, t.sandbox.name());
       }
       throw e;
     }
@@ -256,7 +256,9 @@ public final class FileService {
   private FileInfo regularFile(Target t, String path) {
     FileInfo file = stat(t, path);
     if (!file.isRegularFile()) {
-      throw Errors.of("path \"%s\" is a %s, not a regular file", path, file.type());
+      throw Errors.of(
+          "path is not a regular file on instance \"%s\" in sandbox \"%s\"",
+          t.name, t.sandbox.name());
     }
     return file;
   }

@@ -158,7 +158,7 @@ class FilesIT {
     assertThatThrownBy(
             () -> call("instance.file.stat", new FileCapabilities.PathInput(sb, "c1", "/nope")))
         .isInstanceOf(AgentFacingException.class)
-        .hasMessage("\"/nope\" not found on instance \"c1\" in sandbox \"" + sb + "\"");
+        .hasMessage("file not found on instance \"c1\" in sandbox \"" + sb + "\"");
     assertThatThrownBy(
             () ->
                 call(
@@ -197,7 +197,7 @@ class FilesIT {
             "offset %d is past the end of \"/root/d/nums\" (%d bytes)".formatted(size + 1, size));
     assertThatThrownBy(() -> read("/root/d/sub", 0, 10))
         .isInstanceOf(AgentFacingException.class)
-        .hasMessage("path \"/root/d/sub\" is a directory, not a regular file");
+        .hasMessage("path is not a regular file on instance \"c1\" in sandbox \"" + sb + "\"");
     // The older max_bytes still works from the start.
     InstanceCapabilities.ReadOutput old =
         call(
@@ -257,6 +257,6 @@ class FilesIT {
                 + "\"");
     assertThatThrownBy(() -> files.issue(ME, sb, "c1", "/root/d", Direction.DOWNLOAD, null))
         .isInstanceOf(AgentFacingException.class)
-        .hasMessage("path \"/root/d\" is a directory, not a regular file");
+        .hasMessage("path is not a regular file on instance \"c1\" in sandbox \"" + sb + "\"");
   }
 }

@@ -113,7 +113,8 @@ public final class FileCapabilities {
     long length = asked.orElse(0);
     long offset = in.offset().orElse(0);
     if (length < 0) {
-      throw Errors.of("length must be non-negative");
+      // Named as the caller named it: max_bytes keeps its old text.
+      throw Errors.of("%s must be non-negative", in.length().isPresent() ? "length" : "max_bytes");
     }
     if (offset < 0) {
       throw Errors.of("offset must be non-negative");
