@@ -3,6 +3,7 @@ package dev.agentcompute.capabilities;
 import dev.agentcompute.capabilities.adapter.CapabilityDefinition;
 import dev.agentcompute.capabilities.adapter.desktop.DesktopCapabilities;
 import dev.agentcompute.capabilities.adapter.image.ImageCapabilities;
+import dev.agentcompute.capabilities.adapter.instance.FileCapabilities;
 import dev.agentcompute.capabilities.adapter.instance.InstanceCapabilities;
 import dev.agentcompute.capabilities.adapter.net.NetCapabilities;
 import dev.agentcompute.capabilities.adapter.net.OvnNetCapabilities;
@@ -19,7 +20,10 @@ public final class ComputeCapabilities {
     List<CapabilityDefinition<?, ?>> all = new ArrayList<>();
     all.addAll(SandboxCapabilities.definitions(compute.sandboxes()));
     all.addAll(ImageCapabilities.definitions(compute.images()));
-    all.addAll(InstanceCapabilities.definitions(compute.instances(), compute.snapshots()));
+    all.addAll(
+        InstanceCapabilities.definitions(
+            compute.instances(), compute.snapshots(), compute.files()));
+    all.addAll(FileCapabilities.definitions(compute.files()));
     all.addAll(NetCapabilities.definitions(compute.networks(), compute.impairments()));
     all.addAll(OvnNetCapabilities.definitions(compute.networks()));
     all.addAll(DesktopCapabilities.definitions(compute.desktop()));
@@ -31,7 +35,7 @@ public final class ComputeCapabilities {
    * services, so they are listed over empty ones (what a configuration check compares ids with).
    */
   public static List<String> names() {
-    Compute none = new Compute(null, null, null, null, null, null, null, null, null);
+    Compute none = new Compute(null, null, null, null, null, null, null, null, null, null);
     return definitions(none).stream().map(CapabilityDefinition::name).toList();
   }
 }

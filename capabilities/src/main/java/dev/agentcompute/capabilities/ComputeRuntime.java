@@ -3,6 +3,8 @@ package dev.agentcompute.capabilities;
 import dev.agentcompute.capabilities.adapter.CapabilityDefinition;
 import dev.agentcompute.capabilities.catalog.ImageCatalog;
 import dev.agentcompute.capabilities.config.ComputeConfig;
+import dev.agentcompute.capabilities.files.TransferGrants;
+import dev.agentcompute.capabilities.files.TransferLimits;
 import dev.agentcompute.capabilities.incus.IncusPlatform;
 import dev.agentcompute.capabilities.platform.Platform;
 import dev.agentcompute.capabilities.platform.PlatformRouter;
@@ -72,13 +74,41 @@ public final class ComputeRuntime implements AutoCloseable {
       Clock clock,
       Optional<ScreenshotStore> screenshots,
       AutoCloseable... owned) {
+    return prepare(
+        config,
+        platforms,
+        lease,
+        clock,
+        screenshots,
+        new TransferGrants(null, TransferLimits.defaults(), clock, new SecureRandom()),
+        owned);
+  }
+
+  /**
+   * As above, with file transfer URLs issued from {@code transfers} (which outlives this runtime,
+   * like the screenshot store).
+   */
+  public static ComputeRuntime prepare(
+      ComputeConfig config,
+      List<Platform> platforms,
+      ReaperLease lease,
+      Clock clock,
+      Optional<ScreenshotStore> screenshots,
+      TransferGrants transfers,
+      AutoCloseable... owned) {
     ImageCatalog catalog = ImageCatalog.load(config.catalogFile());
     for (Platform platform : platforms) {
       platform.images().ifPresent(images -> images.reconcile(catalog));
     }
     Compute compute =
         Compute.over(
-            new PlatformRouter(platforms), config, catalog, clock, new SecureRandom(), screenshots);
+            new PlatformRouter(platforms),
+            config,
+            catalog,
+            clock,
+            new SecureRandom(),
+            screenshots,
+            transfers);
     Reaper reaper =
         new Reaper(
             compute.sandboxes(), config.reaperInterval(), lease, config.reaperLease(), HOLDER);

@@ -149,6 +149,25 @@ final class Rest implements AutoCloseable {
     return response;
   }
 
+  /** A streamed raw exchange ({@link Transport#stream}); error answers are mapped. */
+  <T> T rawStream(
+      Scope scope,
+      String method,
+      String path,
+      Map<String, String> headers,
+      HttpEntity body,
+      Duration timeout,
+      Transport.BodyReader<T> reader) {
+    String target = scope.apply(path);
+    try {
+      return transport.stream(method, target, headers, body, timeout, reader);
+    } catch (Transport.ErrorAnswer e) {
+      parse(e.response(), method + " " + target);
+      throw new IncusException.Failed(
+          e.response().status(), method + " " + target + ": HTTP " + e.response().status(), null);
+    }
+  }
+
   Answer parse(Transport.Response response, String request) {
     JsonNode root;
     try {

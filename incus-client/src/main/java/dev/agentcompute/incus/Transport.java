@@ -382,6 +382,129 @@ final class Transport implements AutoCloseable {
     }
   }
 
+  /** Reads a successful streamed answer's body while the exchange's deadline is still watched. */
+  @FunctionalInterface
+  interface BodyReader<T> {
+    T read(Response head, InputStream body) throws IOException;
+  }
+
+  private static final String READER_FAILED = "reader failed";
+
+  /**
+   * The {@link BodyReader} of a streamed exchange failed (not incusd): its cause is the reader's
+   * own exception.
+   */
+  static final class ReaderFailed extends RuntimeException {
+    ReaderFailed(Exception cause) {
+      super(cause.getMessage(), cause, false, false);
+    }
+  }
+
+  /** An error answer of a streamed exchange, read whole; {@link Rest} maps it. */
+  static final class ErrorAnswer extends RuntimeException {
+    private final transient Response response;
+
+    ErrorAnswer(Response response) {
+      super("HTTP " + response.status(), null, false, false);
+      this.response = response;
+    }
+
+    Response response() {
+      return response;
+    }
+  }
+
+  /**
+   * Sends one request and hands a successful answer's body to {@code reader} as it arrives, so no
+   * more than the reader keeps is ever in memory (file transfers of any size). The deadline and the
+   * caller's interrupt are watched until the reader returns; an error answer is read whole and
+   * thrown as {@link ErrorAnswer}. A reader that fails (its own sink went away) hangs the
+   * connection up instead of draining the rest.
+   */
+  <T> T stream(
+      String method,
+      String pathAndQuery,
+      Map<String, String> headers,
+      HttpEntity body,
+      Duration timeout,
+      BodyReader<T> reader) {
+    long started = System.nanoTime();
+    int status = 0;
+    String what = method + " " + pathAndQuery;
+    Thread caller = Thread.currentThread();
+    if (caller.isInterrupted()) {
+      throw new IncusException.Cancelled(what + ": cancelled before it was sent");
+    }
+    HttpUriRequestBase request =
+        new HttpUriRequestBase(method, URI.create(httpBase + pathAndQuery));
+    headers.forEach(request::setHeader);
+    if (body != null) {
+      request.setEntity(body);
+    }
+    request.setConfig(
+        RequestConfig.custom().setResponseTimeout(Timeout.of(timeout.plusSeconds(1))).build());
+    long deadline = System.nanoTime() + timeout.toNanos();
+    AtomicReference<String> abort = new AtomicReference<>();
+    ScheduledFuture<?> watch =
+        watchdog.scheduleWithFixedDelay(
+            () -> {
+              if (caller.isInterrupted()) {
+                if (abort.compareAndSet(null, "cancelled")) {
+                  request.cancel();
+                }
+              } else if (System.nanoTime() - deadline >= 0
+                  && abort.compareAndSet(null, "timed out")) {
+                request.cancel();
+              }
+            },
+            WATCH_PERIOD_MS,
+            WATCH_PERIOD_MS,
+            TimeUnit.MILLISECONDS);
+    try (ClassicHttpResponse response = http.executeOpen(null, request, null)) {
+      status = response.getCode();
+      Map<String, String> names = new HashMap<>();
+      for (Header header : response.getHeaders()) {
+        names.putIfAbsent(header.getName().toLowerCase(Locale.ROOT), header.getValue());
+      }
+      if (response.getCode() >= 400) {
+        byte[] error =
+            response.getEntity() == null
+                ? new byte[0]
+                : EntityUtils.toByteArray(response.getEntity());
+        throw new ErrorAnswer(new Response(response.getCode(), names, error));
+      }
+      InputStream content =
+          response.getEntity() == null
+              ? InputStream.nullInputStream()
+              : response.getEntity().getContent();
+      try {
+        return reader.read(new Response(response.getCode(), names, new byte[0]), content);
+      } catch (IOException | RuntimeException e) {
+        abort.compareAndSet(null, READER_FAILED);
+        request.cancel();
+        closeQuietly(response);
+        throw e instanceof IOException io ? new ReaderFailed(io) : new ReaderFailed(e);
+      }
+    } catch (ErrorAnswer | ReaderFailed e) {
+      throw e;
+    } catch (IOException | RuntimeException e) {
+      String reason = abort.get();
+      if ("cancelled".equals(reason) || caller.isInterrupted()) {
+        throw new IncusException.Cancelled(what + ": cancelled by the caller");
+      }
+      if ("timed out".equals(reason)) {
+        throw new IncusException.TimedOut(what + ": not finished within " + timeout, timeout);
+      }
+      if (e instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      throw Errors.fromIo((IOException) e, what + " (" + description + ")");
+    } finally {
+      watch.cancel(false);
+      observe(method, pathAndQuery, status, System.nanoTime() - started);
+    }
+  }
+
   /** Closing an aborted answer may fail on the dead connection; the kept part is already read. */
   private static void closeQuietly(ClassicHttpResponse response) {
     try {

@@ -1,5 +1,6 @@
 package dev.agentcompute.server;
 
+import dev.agentcompute.capabilities.files.TransferGrants;
 import dev.agentcompute.capabilities.screenshots.ScreenshotStore;
 import dev.agentcompute.capabilities.service.QuotaRefusals;
 import dev.agentcompute.codemode.mcp.RoutingStdioTransportProvider;
@@ -28,6 +29,7 @@ import dev.agentcompute.server.config.LiveConfig;
 import dev.agentcompute.server.config.LoadedConfig;
 import dev.agentcompute.server.config.ServerConfig;
 import dev.agentcompute.server.errors.StartupException;
+import dev.agentcompute.server.http.FileRoutes;
 import dev.agentcompute.server.http.FrontDoor;
 import dev.agentcompute.server.http.HttpFrontEnd;
 import dev.agentcompute.server.http.ListenAddress;
@@ -133,6 +135,12 @@ public final class ServerRuntime {
     metrics.buildInfo(version);
     QuotaRefusals.listen(metrics::quotaRefusal);
     ShutdownSignal signal = ShutdownSignal.install();
+    TransferGrants transfers =
+        new TransferGrants(
+            loaded.config().files().baseUrl().orElse(null),
+            loaded.config().files().limits(),
+            Clock.systemUTC(),
+            new SecureRandom());
     Optional<AuditFile> auditFile = openAuditFile(loaded.config().audit());
     try (AuditLog audit = new AuditLog(metrics, auditFile);
         HealthMonitor health = new HealthMonitor(metrics);
@@ -151,7 +159,8 @@ public final class ServerRuntime {
                     CodemodeSettings.tokens(loaded.config().codemode()),
                     audit,
                     Optional.of(screenshots),
-                    mac.connection()));
+                    mac.connection(),
+                    transfers));
         ConfigReloader reloader =
             new ConfigReloader(
                 live,
@@ -191,7 +200,8 @@ public final class ServerRuntime {
                   compute::withSandboxes,
                   cli.authTokensFile()
                       .map(f -> new TokenFileWatcher(f, tokens.orElseThrow(), RELOAD_POLL)),
-                  () -> live.current().config().admin()))
+                  () -> live.current().config().admin()),
+              new FileRoutes(transfers, compute::files, tokens))
           : serveStdio(
               assembly,
               stdin,
@@ -212,7 +222,8 @@ public final class ServerRuntime {
       ShutdownSignal signal,
       ScreenshotStore screenshots,
       ServerConfig.Http caps,
-      Admin admin)
+      Admin admin,
+      FileRoutes files)
       throws InterruptedException {
     Clock clock = Clock.systemUTC();
     AdminService adminService =
@@ -241,7 +252,10 @@ public final class ServerRuntime {
             b ->
                 b.addFeature(operations.feature())
                     .addFeature(new ScreenshotRoutes(screenshots))
-                    .addFeature(new AdminFeature(adminService, adminAccess)),
+                    .addFeature(new AdminFeature(adminService, adminAccess))
+                    // Uploads are bodies of up to files.max_upload_bytes; /mcp keeps its own cap.
+                    .addFeature(files)
+                    .maxPayloadSize(files.maxPayloadBytes(b.maxPayloadSize())),
             audit::authenticationFailed);
     metrics.sessions(front::sessionCount);
     operations.addInstantCheck(drainCheck(front));
@@ -267,6 +281,7 @@ public final class ServerRuntime {
     String shownHost = address.host().contains(":") ? "[" + address.host() + "]" : address.host();
     // Without screenshots.base_url, URLs point at this listener, which serves the store.
     screenshots.servedAt(listenerUrl(address, front.port()));
+    files.servedAt(listenerUrl(address, front.port()));
     LOG.info(
         "listening",
         "addr",

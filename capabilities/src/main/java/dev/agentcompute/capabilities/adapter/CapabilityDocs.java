@@ -236,17 +236,83 @@ public final class CapabilityDocs {
               "instance.file.read",
               "Reads a file from an instance as text (UTF-8). "
                   + REF
-                  + " path: absolute path in the instance. max_bytes: read at most this many bytes,"
-                  + " default 65536, at most 1048576; a longer file is cut and truncated is True."
-                  + " Output: content and truncated. Larger or binary files: use instance.exec"
-                  + " (e.g. base64). Example: instance.file.read(sandbox=sb[\"name\"], name=\"web\","
-                  + " path=\"/etc/hostname\")[\"content\"]",
+                  + " path: absolute path in the instance. offset: the byte to start at (default"
+                  + " 0; Incus sandboxes only). length (or its older name max_bytes): read at most"
+                  + " this many bytes, default 65536, at most 1048576; truncated is True when the"
+                  + " file has more after what was returned. Output: content, truncated, size (the"
+                  + " whole file's bytes; -1 where the platform does not say) and next_offset (the"
+                  + " offset to read on from). Files of any size or binary files:"
+                  + " instance.file.download_url. Example: instance.file.read(sandbox=sb[\"name\"],"
+                  + " name=\"web\", path=\"/var/log/app.log\", offset=65536)[\"content\"]",
               "file",
               "copy",
               "download",
               "cat",
               "get file",
               "from container"),
+          doc(
+              "instance.file.list",
+              "Lists a directory of an instance (Incus sandboxes). "
+                  + REF
+                  + " path: absolute path of the directory. Output: items sorted by name, each"
+                  + " name, type ('file', 'directory', 'symlink'), size (bytes; 0 for non-files),"
+                  + " mode (octal string such as '0644'), uid, gid and modified (RFC 3339 UTC);"
+                  + " total: how many entries the directory has; truncated: True when only the"
+                  + " first 1000 are listed. Example: instance.file.list(sandbox=sb[\"name\"],"
+                  + " name=\"web\", path=\"/var/log\")[\"items\"]",
+              "ls",
+              "list files",
+              "directory listing",
+              "folder"),
+          doc(
+              "instance.file.stat",
+              "Describes one path of an instance without reading it (Incus sandboxes). "
+                  + REF
+                  + " path: absolute path. Output: name, type ('file', 'directory', 'symlink'),"
+                  + " size in bytes, mode (octal string), uid, gid and modified (RFC 3339 UTC). A"
+                  + " missing path is an error. Example:"
+                  + " instance.file.stat(sandbox=sb[\"name\"], name=\"web\","
+                  + " path=\"/root/data.bin\")[\"size\"]",
+              "stat",
+              "file size",
+              "exists",
+              "metadata"),
+          doc(
+              "instance.file.upload_url",
+              "Returns a short-lived, single-use URL that takes a file of any size into an"
+                  + " instance, so its bytes never pass through the model (Incus sandboxes). "
+                  + REF
+                  + " path: absolute path of the file to create or replace; its directory must"
+                  + " exist. mode: octal permission string such as \"0644\" (default: the"
+                  + " platform's). Output: url, method ('PUT'), expires_at (RFC 3339 UTC) and"
+                  + " max_bytes (the largest body accepted). Send the body with"
+                  + " `curl -T file -H \"Authorization: Bearer <your token>\" <url>`: the same"
+                  + " identity's bearer token is required, the URL works once and expires after a"
+                  + " few minutes. Example: instance.file.upload_url(sandbox=sb[\"name\"],"
+                  + " name=\"web\", path=\"/root/data.tar\")[\"url\"]",
+              "upload",
+              "large file",
+              "binary file",
+              "put file",
+              "copy file into",
+              "url"),
+          doc(
+              "instance.file.download_url",
+              "Returns a short-lived, single-use URL that serves a file of any size from an"
+                  + " instance, so its bytes never pass through the model (Incus sandboxes). "
+                  + REF
+                  + " path: absolute path of a regular file. Output: url, method ('GET'),"
+                  + " expires_at (RFC 3339 UTC) and max_bytes (0: no limit). Fetch it with"
+                  + " `curl -H \"Authorization: Bearer <your token>\" -o out <url>`: the same"
+                  + " identity's bearer token is required, the URL works once and expires after a"
+                  + " few minutes. Example: instance.file.download_url(sandbox=sb[\"name\"],"
+                  + " name=\"web\", path=\"/root/build.tar\")[\"url\"]",
+              "download",
+              "large file",
+              "binary file",
+              "get file",
+              "fetch file",
+              "url"),
           doc(
               "instance.file.write",
               "Writes (creates or replaces) a text file in an instance. "

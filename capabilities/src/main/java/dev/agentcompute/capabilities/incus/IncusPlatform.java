@@ -1,6 +1,7 @@
 package dev.agentcompute.capabilities.incus;
 
 import dev.agentcompute.capabilities.config.ComputeConfig;
+import dev.agentcompute.capabilities.platform.FileDriver;
 import dev.agentcompute.capabilities.platform.ImageDriver;
 import dev.agentcompute.capabilities.platform.InstanceDriver;
 import dev.agentcompute.capabilities.platform.NetworkDriver;
@@ -98,7 +99,8 @@ public final class IncusPlatform implements AutoCloseable {
                         acls,
                         new OvnForwards(this.client, config.ovnRanges(), northbound),
                         new NorthboundInspector(northbound),
-                        reader))));
+                        reader))),
+            Optional.of(IncusFailures.translating(FileDriver.class, new IncusFileDriver(reader))));
   }
 
   /**

@@ -10,6 +10,8 @@ import java.util.function.BooleanSupplier;
  *
  * @param name what sandboxes of this platform report as their platform
  * @param readiness true when the platform answers and its prerequisites exist
+ * @param files streamed files of any size (docs/capabilities.md#files); empty where the platform
+ *     has no file API to stream through
  */
 public record Platform(
     String name,
@@ -19,7 +21,21 @@ public record Platform(
     SnapshotDriver snapshots,
     Optional<ImageDriver> images,
     Optional<NetworkDriver> networks,
-    Optional<OvnFabric> ovn) {
+    Optional<OvnFabric> ovn,
+    Optional<FileDriver> files) {
+
+  /** A platform without streamed files (their capabilities refuse on it). */
+  public Platform(
+      String name,
+      BooleanSupplier readiness,
+      SandboxStore sandboxes,
+      InstanceDriver instances,
+      SnapshotDriver snapshots,
+      Optional<ImageDriver> images,
+      Optional<NetworkDriver> networks,
+      Optional<OvnFabric> ovn) {
+    this(name, readiness, sandboxes, instances, snapshots, images, networks, ovn, Optional.empty());
+  }
 
   public boolean ready() {
     return readiness.getAsBoolean();

@@ -105,6 +105,21 @@ public final class PlatformRouter {
     return of(sandbox).images().orElseThrow(() -> Errors.unsupportedOn(sandbox.platform()));
   }
 
+  /**
+   * The platform's streamed files, or a refusal naming {@code capability} and the platform (only
+   * Incus sandboxes have a file API to stream through).
+   */
+  public FileDriver files(Sandbox sandbox, String capability) {
+    return of(sandbox)
+        .files()
+        .orElseThrow(
+            () ->
+                Errors.of(
+                    "%s is unsupported on platform %s: only Incus sandboxes have a file API to"
+                        + " stream through; use instance.exec there",
+                    capability, sandbox.platform()));
+  }
+
   public InstanceDriver instances(Sandbox sandbox) {
     return of(sandbox).instances();
   }

@@ -2,6 +2,8 @@ package dev.agentcompute.capabilities.service;
 
 import dev.agentcompute.capabilities.catalog.ImageCatalog;
 import dev.agentcompute.capabilities.config.ComputeConfig;
+import dev.agentcompute.capabilities.files.TransferGrants;
+import dev.agentcompute.capabilities.files.TransferLimits;
 import dev.agentcompute.capabilities.platform.PlatformRouter;
 import dev.agentcompute.capabilities.screenshots.ScreenshotStore;
 import java.time.Clock;
@@ -21,7 +23,8 @@ public record Compute(
     NetworkService networks,
     ImpairmentService impairments,
     ComputeConfig config,
-    DesktopService desktop) {
+    DesktopService desktop,
+    FileService files) {
 
   /** Builds every service over the platforms of {@code router}. */
   public static Compute over(
@@ -44,6 +47,28 @@ public record Compute(
       Clock clock,
       RandomGenerator random,
       Optional<ScreenshotStore> screenshots) {
+    return over(
+        router,
+        config,
+        catalog,
+        clock,
+        random,
+        screenshots,
+        new TransferGrants(null, TransferLimits.defaults(), clock, random));
+  }
+
+  /**
+   * As above, with file transfer URLs issued from {@code transfers}, which also forgets a sandbox's
+   * URLs when it is deleted or reaped (and, like the screenshot store, outlives a reload).
+   */
+  public static Compute over(
+      PlatformRouter router,
+      ComputeConfig config,
+      ImageCatalog catalog,
+      Clock clock,
+      RandomGenerator random,
+      Optional<ScreenshotStore> screenshots,
+      TransferGrants transfers) {
     SandboxAccess access = new SandboxAccess(router, clock, config.isolation());
     ImageService images = new ImageService(access, catalog);
     // One set of Windows Driver sessions, shared by desktop.* and the desktop wait.
@@ -53,6 +78,7 @@ public record Compute(
     SandboxService sandboxes = new SandboxService(access, config, random);
     screenshots.ifPresent(store -> sandboxes.onDeleted(store::purge));
     sandboxes.onDeleted(windows::forget);
+    sandboxes.onDeleted(transfers::purge);
     return new Compute(
         access,
         sandboxes,
@@ -62,7 +88,8 @@ public record Compute(
         new NetworkService(access, instances, config),
         new ImpairmentService(access, instances),
         config,
-        new DesktopService(access, instances, images, windows, screenshots));
+        new DesktopService(access, instances, images, windows, screenshots),
+        new FileService(access, instances, transfers));
   }
 
   public PlatformRouter router() {

@@ -383,7 +383,7 @@ public final class InstanceService {
     return content.length;
   }
 
-  private static int parseMode(String mode) {
+  static int parseMode(String mode) {
     try {
       long value = Long.parseLong(mode, 8);
       if (value < 0) {

@@ -101,7 +101,11 @@ class CapabilityDocsTest {
     assertThat(top("default ttl maximum limit", 2)).contains("sandbox.create");
     assertThat(top("run shell command", 1)).containsExactly("instance.exec");
     assertThat(top("copy file into container", 2)).contains("instance.file.write");
-    assertThat(top("download file", 1)).containsExactly("instance.file.read");
+    assertThat(top("download file", 2))
+        .containsExactlyInAnyOrder("instance.file.read", "instance.file.download_url");
+    assertThat(top("upload a large binary file", 1)).containsExactly("instance.file.upload_url");
+    assertThat(top("list directory", 1)).containsExactly("instance.file.list");
+    assertThat(top("file size", 1)).containsExactly("instance.file.stat");
     assertThat(top("sandbox lifetime expiry", 2)).contains("sandbox.extend");
     assertThat(top("subnet lan", 1)).containsExactly("net.create");
     assertThat(top("template", 2)).contains("image.list");

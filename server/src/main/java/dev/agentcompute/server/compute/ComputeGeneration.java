@@ -64,7 +64,8 @@ record ComputeGeneration(
             platforms,
             incus.reaperLease(),
             Clock.systemUTC(),
-            backends.screenshots());
+            backends.screenshots(),
+            backends.transfers());
     if (backends.audit() instanceof AuditLog audit) {
       // Expiries, reaper deletions and pin changes reach the audit trail (and its counters).
       runtime.reaper().observe(audit);

@@ -83,6 +83,15 @@ public final class ComputeGenerations implements LiveApplier, AutoCloseable {
     return backends.screenshots();
   }
 
+  /**
+   * The file service of the generation in force. A transfer runs outside the generation lock (it
+   * may take many minutes, and a swap must not wait for it); a generation swapped out meanwhile
+   * keeps working for it, since the Incus client is shared.
+   */
+  public dev.agentcompute.capabilities.service.FileService files() {
+    return current.runtime().compute().files();
+  }
+
   ComputeGeneration current() {
     return current;
   }

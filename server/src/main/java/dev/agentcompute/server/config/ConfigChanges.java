@@ -49,6 +49,9 @@ final class ConfigChanges {
     if (key.startsWith("audit.")) {
       return Optional.of("the audit file is opened once at startup");
     }
+    if (key.startsWith("files.")) {
+      return Optional.of("the file transfer URLs and their limits are set up at startup");
+    }
     if (key.startsWith("screenshots.")) {
       return Optional.of("the screenshot store and its listen address are set up at startup");
     }
@@ -79,7 +82,8 @@ final class ConfigChanges {
         startup.http(),
         startup.audit(),
         // Operators follow a reload: granting or revoking admin needs no restart.
-        next.admin());
+        next.admin(),
+        startup.files());
   }
 
   static List<LiveConfig.Pending> pending(ServerConfig startup, ServerConfig next) {
@@ -134,6 +138,11 @@ final class ConfigChanges {
     m.put("audit.file", c.audit().file());
     m.put("audit.max_file_mb", c.audit().maxFileBytes());
     m.put("audit.max_files", c.audit().maxFiles());
+    m.put("files.base_url", c.files().baseUrl());
+    m.put("files.max_upload_bytes", c.files().limits().maxUploadBytes());
+    m.put("files.url_ttl_seconds", c.files().limits().urlTtl());
+    m.put("files.max_urls_per_identity", c.files().limits().maxUrlsPerIdentity());
+    m.put("files.transfer_timeout_seconds", c.files().limits().transferTimeout());
     m.put("authorization", c.authorization().map(ServerConfig.Authorization::digest));
     m.put("admin.operators", new java.util.TreeSet<>(c.admin().operators()));
     return m;

@@ -119,7 +119,7 @@ final class ConfigDecoder {
 
   private static RuntimeConfig empty() {
     return new RuntimeConfig(
-        null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+        null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
   }
 
   private static String keyPath(List<JacksonException.Reference> path) {

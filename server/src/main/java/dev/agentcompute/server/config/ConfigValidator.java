@@ -107,6 +107,7 @@ final class ConfigValidator {
     ServerConfig.Http http = HttpSettings.load(raw.http(), problems);
     ServerConfig.Audit audit = AuditSettings.load(raw.audit(), this::resolve, problems);
     ServerConfig.Admin admin = admin(raw.admin());
+    ServerConfig.Files files = FileSettings.load(raw.files(), problems);
     return new ServerConfig(
         incusConfig,
         lume,
@@ -119,7 +120,8 @@ final class ConfigValidator {
         codemode,
         http,
         audit,
-        admin);
+        admin,
+        files);
   }
 
   private ServerConfig.Admin admin(RuntimeConfig.Admin admin) {

@@ -25,7 +25,8 @@ public record RuntimeConfig(
     Http http,
     Instance instance,
     Audit audit,
-    Admin admin) {
+    Admin admin,
+    Files files) {
 
   /**
    * The audit trail's JSON-lines file (ours; docs/operations.md#audit-trail), rotated at {@code
@@ -41,6 +42,18 @@ public record RuntimeConfig(
    * names) allowed on the admin API, the CLI's admin commands and the console.
    */
   public record Admin(List<String> operators) {}
+
+  /**
+   * File transfer URLs (ours; docs/configuration.md): where they point, the largest upload, how
+   * long a URL lives, how many unused URLs one identity may hold, and how long one transfer may
+   * take.
+   */
+  public record Files(
+      @JsonProperty("base_url") String baseUrl,
+      @JsonProperty("max_upload_bytes") Long maxUploadBytes,
+      @JsonProperty("url_ttl_seconds") Long urlTtlSeconds,
+      @JsonProperty("max_urls_per_identity") Long maxUrlsPerIdentity,
+      @JsonProperty("transfer_timeout_seconds") Long transferTimeoutSeconds) {}
 
   /**
    * What one instance may ask for (ours; docs/configuration.md): the most CPUs, memory and root

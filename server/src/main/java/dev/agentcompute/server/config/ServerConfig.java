@@ -28,7 +28,8 @@ public record ServerConfig(
     Codemode codemode,
     Http http,
     Audit audit,
-    Admin admin) {
+    Admin admin,
+    Files files) {
 
   /**
    * The audit trail's JSON-lines file, if any, the size that rotates it and the files kept (the
@@ -55,6 +56,13 @@ public record ServerConfig(
       return identity != null && operators.contains(identity);
     }
   }
+
+  /**
+   * File transfer URLs: {@code baseUrl} (else the HTTP listener's URL) and the limits every refusal
+   * names.
+   */
+  public record Files(
+      Optional<URI> baseUrl, dev.agentcompute.capabilities.files.TransferLimits limits) {}
 
   /**
    * The HTTP front door's caps: MCP sessions in total and per identity, open TCP connections,

@@ -10,6 +10,7 @@ import dev.agentcompute.capabilities.model.SandboxInstance;
 import dev.agentcompute.capabilities.model.SnapshotOp;
 import dev.agentcompute.capabilities.model.Timestamps;
 import dev.agentcompute.capabilities.model.WaitStage;
+import dev.agentcompute.capabilities.service.FileService;
 import dev.agentcompute.capabilities.service.InstanceService;
 import dev.agentcompute.capabilities.service.SnapshotService;
 import java.nio.charset.StandardCharsets;
@@ -20,7 +21,7 @@ import java.util.OptionalLong;
 
 /**
  * instance.* (docs/reference/capabilities.md#instances, #lifecycle, #files,
- * #snapshots-and-publishing).
+ * #snapshots-and-publishing); the streamed file capabilities are {@link FileCapabilities}.
  */
 public final class InstanceCapabilities {
   private InstanceCapabilities() {}
@@ -84,9 +85,20 @@ public final class InstanceCapabilities {
 
   public record WaitOutput(String status, long elapsed_seconds) {}
 
-  public record ReadInput(String sandbox, String name, String path, OptionalLong max_bytes) {}
+  public record ReadInput(
+      String sandbox,
+      String name,
+      String path,
+      OptionalLong max_bytes,
+      OptionalLong offset,
+      OptionalLong length) {
+    /** From the start, at most {@code max_bytes}. */
+    public ReadInput(String sandbox, String name, String path, OptionalLong max_bytes) {
+      this(sandbox, name, path, max_bytes, OptionalLong.empty(), OptionalLong.empty());
+    }
+  }
 
-  public record ReadOutput(String content, boolean truncated) {}
+  public record ReadOutput(String content, boolean truncated, long size, long next_offset) {}
 
   public record WriteInput(
       String sandbox, String name, String path, String content, Optional<String> mode) {}
@@ -104,7 +116,7 @@ public final class InstanceCapabilities {
   public record PublishOutput(String image) {}
 
   public static List<CapabilityDefinition<?, ?>> definitions(
-      InstanceService instances, SnapshotService snapshots) {
+      InstanceService instances, SnapshotService snapshots, FileService files) {
     return List.of(
         new CapabilityDefinition<>(
             "instance.create",
@@ -206,15 +218,11 @@ public final class InstanceCapabilities {
             }),
         new CapabilityDefinition<>(
             "instance.file.read",
-            "Read a text-sized file from an instance.",
-            List.of("cat", "download"),
+            "Read a text-sized file, or a part of one from an offset, from an instance.",
+            List.of("cat", "download", "offset"),
             ReadInput.class,
             ReadOutput.class,
-            (subject, in) -> {
-              InstanceService.FileRead r =
-                  instances.readFile(in.sandbox(), in.name(), in.path(), in.max_bytes().orElse(0));
-              return new ReadOutput(new String(r.content(), StandardCharsets.UTF_8), r.truncated());
-            }),
+            (subject, in) -> FileCapabilities.read(files, in)),
         new CapabilityDefinition<>(
             "instance.file.write",
             "Write a text-sized file to an instance.",
