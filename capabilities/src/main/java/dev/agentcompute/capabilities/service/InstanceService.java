@@ -40,11 +40,13 @@ public final class InstanceService {
   private final WindowsDriver windowsDesktop;
   private final WindowsGuest windows;
   private final QuotaChecks quotas;
+  private final IdentityQuotas identityQuotas;
 
   InstanceService(
       SandboxAccess access, ImageService images, WindowsDriver windowsDesktop, QuotaChecks quotas) {
     this.access = access;
     this.quotas = quotas;
+    this.identityQuotas = new IdentityQuotas(access, quotas);
     this.router = access.router();
     this.images = images;
     this.desktop = new DesktopDriver(access.router());
@@ -130,6 +132,9 @@ public final class InstanceService {
               if (!resolved.kinds().contains(kind)) {
                 throw Errors.of("kind \"%s\" is not supported for image \"%s\"", kind, image);
               }
+              if (sandbox.platform().equals("incus")) {
+                quotas.kindUnderProjectLimits(kind);
+              }
               if (!plan.network().equals(Names.NONE)) {
                 Names.requireNetworkRef(plan.network());
               }
@@ -139,7 +144,7 @@ public final class InstanceService {
               }
               // Inside the sandbox's gate: two creations cannot both take the last room.
               quotas.sandboxRoom(sandboxName, driver.list(sandbox), cpus, memoryMb);
-              return driver.accept(sandbox, plan);
+              return identityQuotas.withInstanceRoom(sandbox, () -> driver.accept(sandbox, plan));
             });
     Sandbox sandbox = access.require(sandboxName);
     Progress.stage(
