@@ -65,6 +65,7 @@ class WorkerJailLifetimeTest {
             .redirectErrorStream(true)
             .start();
     List<ProcessHandle> jails;
+    List<ProcessHandle> inside = List.of();
     try {
       BufferedReader out =
           new BufferedReader(
@@ -81,8 +82,11 @@ class WorkerJailLifetimeTest {
               .descendants()
               .filter(p -> p.info().command().orElse("").endsWith("bwrap"))
               .toList();
-      assertThat(jails).as("the server's jails").isNotEmpty();
-      List<ProcessHandle> inside = server.toHandle().descendants().toList();
+      assertThat(jails).as("the server's jails").hasSizeGreaterThanOrEqualTo(2);
+      assertThat(server.toHandle().descendants())
+          .as("the stuck jail's process")
+          .anyMatch(p -> p.info().command().orElse("").endsWith("sleep"));
+      inside = server.toHandle().descendants().toList();
       // SIGKILL: nothing of the server runs again, no shutdown hook, no close.
       server.destroyForcibly();
       assertThat(server.waitFor(30, TimeUnit.SECONDS)).isTrue();
@@ -95,6 +99,8 @@ class WorkerJailLifetimeTest {
           .isEmpty();
     } finally {
       server.destroyForcibly();
+      // A failed run leaves nothing behind either: the jails were re-parented when the server died.
+      inside.forEach(ProcessHandle::destroyForcibly);
       server.toHandle().descendants().forEach(ProcessHandle::destroyForcibly);
     }
   }
