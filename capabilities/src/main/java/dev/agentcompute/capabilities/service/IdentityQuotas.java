@@ -34,7 +34,7 @@ final class IdentityQuotas {
         () -> {
           long held = 0;
           for (Sandbox s : liveSandboxesOf(owner)) {
-            held += access.router().instances(s).list(s).size();
+            held += access.router().instances(s).count(s);
           }
           checks.identityInstances(owner, held);
           return action.get();
