@@ -20,6 +20,12 @@ import java.time.Duration;
  * @param sandboxMemoryMb {@code sandbox.limits.memory_mb}: their memory together
  * @param sandboxNetworks {@code sandbox.limits.networks}: networks of one sandbox (its default
  *     included)
+ * @param sandboxDiskGb {@code sandbox.limits.disk_gb}: the project's {@code limits.disk}, root
+ *     disks and images of one sandbox together
+ * @param sandboxProcesses {@code sandbox.limits.processes}: the project's {@code limits.processes},
+ *     or 0 when unset (the default: Incus then requires {@code limits.processes} on every instance,
+ *     and VMs refuse that key, so a set value means a sandbox of containers only)
+ * @param identity {@code sandbox.identity_limits.*}: what one identity holds across its sandboxes
  */
 public record Quotas(
     int maxCpus,
@@ -31,7 +37,10 @@ public record Quotas(
     int sandboxInstances,
     int sandboxCpus,
     int sandboxMemoryMb,
-    int sandboxNetworks) {
+    int sandboxNetworks,
+    int sandboxDiskGb,
+    int sandboxProcesses,
+    IdentityLimits identity) {
 
   public Quotas {
     positive(maxCpus, "instance.max_cpus");
@@ -43,6 +52,12 @@ public record Quotas(
     positive(sandboxCpus, "sandbox.limits.cpus");
     positive(sandboxMemoryMb, "sandbox.limits.memory_mb");
     positive(sandboxNetworks, "sandbox.limits.networks");
+    positive(sandboxDiskGb, "sandbox.limits.disk_gb");
+    if (sandboxProcesses < 0) {
+      throw new IllegalArgumentException(
+          "sandbox.limits.processes must be positive when set, got " + sandboxProcesses);
+    }
+    java.util.Objects.requireNonNull(identity, "sandbox.identity_limits");
     if (maxLifetime.isNegative() || maxLifetime.isZero()) {
       throw new IllegalArgumentException("sandbox.max_lifetime_minutes must be positive");
     }
@@ -57,10 +72,24 @@ public record Quotas(
   /**
    * 4 CPUs, 8 GiB, a 128 GiB disk (macOS guests need about 100) and 1,000 processes per instance;
    * 10 live sandboxes per identity, each extended to 3 days at most, with 8 instances, 8 CPUs, 16
-   * GiB and 4 networks.
+   * GiB, 4 networks and 256 GiB of disk (no project process limit); {@link
+   * IdentityLimits#defaults()} per identity.
    */
   public static Quotas defaults() {
-    return new Quotas(4, 8192, 128, 1000, 10, Duration.ofDays(3), 8, 8, 16384, 4);
+    return new Quotas(
+        4,
+        8192,
+        128,
+        1000,
+        10,
+        Duration.ofDays(3),
+        8,
+        8,
+        16384,
+        4,
+        256,
+        0,
+        IdentityLimits.defaults());
   }
 
   public Quotas withProcesses(int value) {
@@ -74,7 +103,10 @@ public record Quotas(
         sandboxInstances,
         sandboxCpus,
         sandboxMemoryMb,
-        sandboxNetworks);
+        sandboxNetworks,
+        sandboxDiskGb,
+        sandboxProcesses,
+        identity);
   }
 
   public Quotas withSandboxesPerIdentity(int value) {
@@ -88,6 +120,43 @@ public record Quotas(
         sandboxInstances,
         sandboxCpus,
         sandboxMemoryMb,
-        sandboxNetworks);
+        sandboxNetworks,
+        sandboxDiskGb,
+        sandboxProcesses,
+        identity);
+  }
+
+  public Quotas withIdentityLimits(IdentityLimits value) {
+    return new Quotas(
+        maxCpus,
+        maxMemoryMb,
+        maxDiskGb,
+        processes,
+        sandboxesPerIdentity,
+        maxLifetime,
+        sandboxInstances,
+        sandboxCpus,
+        sandboxMemoryMb,
+        sandboxNetworks,
+        sandboxDiskGb,
+        sandboxProcesses,
+        value);
+  }
+
+  public Quotas withSandboxProcesses(int value) {
+    return new Quotas(
+        maxCpus,
+        maxMemoryMb,
+        maxDiskGb,
+        processes,
+        sandboxesPerIdentity,
+        maxLifetime,
+        sandboxInstances,
+        sandboxCpus,
+        sandboxMemoryMb,
+        sandboxNetworks,
+        sandboxDiskGb,
+        value,
+        identity);
   }
 }

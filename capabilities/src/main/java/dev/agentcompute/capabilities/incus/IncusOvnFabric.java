@@ -122,4 +122,17 @@ final class IncusOvnFabric implements OvnFabric {
     }
     return java.util.Optional.empty();
   }
+
+  @Override
+  public int forwardedPorts(Sandbox sandbox) {
+    IncusClient project = reader.in(sandbox);
+    int ports = 0;
+    for (var network : ovn.list(sandbox.name())) {
+      for (dev.agentcompute.incus.NetworkForward forward :
+          project.networks().forwards(network.name())) {
+        ports += forward.ports().size();
+      }
+    }
+    return ports;
+  }
 }

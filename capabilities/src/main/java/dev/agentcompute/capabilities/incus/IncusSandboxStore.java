@@ -100,14 +100,21 @@ final class IncusSandboxStore implements SandboxStore {
 
   /**
    * Incus's own project limits, under the quota checks of the compute services: what holds even if
-   * a path around them were found.
+   * a path around them were found. {@code limits.disk} counts every instance's root disk (which
+   * always has a size) and the project's images. {@code limits.processes} is set only when
+   * configured: Incus then requires it on every instance, and VMs refuse it.
    */
   private Map<String, String> limits() {
     var quotas = config.quotas();
-    return Map.of(
-        "limits.instances", Integer.toString(quotas.sandboxInstances()),
-        "limits.cpu", Integer.toString(quotas.sandboxCpus()),
-        "limits.memory", quotas.sandboxMemoryMb() + "MiB");
+    Map<String, String> limits = new LinkedHashMap<>();
+    limits.put("limits.instances", Integer.toString(quotas.sandboxInstances()));
+    limits.put("limits.cpu", Integer.toString(quotas.sandboxCpus()));
+    limits.put("limits.memory", quotas.sandboxMemoryMb() + "MiB");
+    limits.put("limits.disk", quotas.sandboxDiskGb() + "GiB");
+    if (quotas.sandboxProcesses() > 0) {
+      limits.put("limits.processes", Integer.toString(quotas.sandboxProcesses()));
+    }
+    return limits;
   }
 
   private void createProject(Sandbox sandbox, Map<String, String> cfg) {

@@ -57,6 +57,12 @@ final class MacInstanceDriver implements InstanceDriver {
     return all;
   }
 
+  /** From the sidecar alone: no Lume call. */
+  @Override
+  public int count(Sandbox sandbox) {
+    return record(sandbox).instances().size();
+  }
+
   @Override
   public Optional<SandboxInstance> find(Sandbox sandbox, String name) {
     Sidecar.Instance instance = record(sandbox).instances().get(name);

@@ -17,6 +17,15 @@ import java.util.Optional;
 public interface InstanceDriver {
   List<SandboxInstance> list(Sandbox sandbox);
 
+  /**
+   * How many instances the sandbox has, from its records alone where the platform has them (the
+   * per-identity cap counts every sandbox of an identity before a creation, and must not wake a Mac
+   * host to do so).
+   */
+  default int count(Sandbox sandbox) {
+    return list(sandbox).size();
+  }
+
   Optional<SandboxInstance> find(Sandbox sandbox, String name);
 
   /**

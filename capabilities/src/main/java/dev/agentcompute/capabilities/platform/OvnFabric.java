@@ -41,4 +41,9 @@ public interface OvnFabric {
   default Optional<String> forwardTo(Sandbox sandbox, SandboxInstance instance, int port) {
     return Optional.empty();
   }
+
+  /** Forwarded ports of all of the sandbox's OVN networks (its share of the forward range). */
+  default int forwardedPorts(Sandbox sandbox) {
+    return 0;
+  }
 }

@@ -88,13 +88,14 @@ public final class ScreenshotStore implements AutoCloseable {
       int width,
       int height,
       Instant createdAt,
-      Instant expiresAt) {
+      Instant expiresAt,
+      String owner) {
     Screenshot withoutBytes() {
-      return new Screenshot(id, sandbox, null, size, width, height, createdAt, expiresAt);
+      return new Screenshot(id, sandbox, null, size, width, height, createdAt, expiresAt, owner);
     }
 
     Screenshot with(byte[] bytes) {
-      return new Screenshot(id, sandbox, bytes, size, width, height, createdAt, expiresAt);
+      return new Screenshot(id, sandbox, bytes, size, width, height, createdAt, expiresAt, owner);
     }
   }
 
@@ -104,7 +105,18 @@ public final class ScreenshotStore implements AutoCloseable {
    * @param sandboxExpiry when the sandbox expires, or {@code null} when it is pinned (then only the
    *     five minutes bound it)
    */
-  public synchronized Screenshot publish(String sandbox, Instant sandboxExpiry, byte[] png) {
+  public Screenshot publish(String sandbox, Instant sandboxExpiry, byte[] png) {
+    return publish(sandbox, "", sandboxExpiry, png, MAX_TOTAL_BYTES);
+  }
+
+  /**
+   * As {@link #publish(String, Instant, byte[])}, charging {@code png} to the identity {@code
+   * owner} (the sandbox's owner), which may hold at most {@code ownerShare} bytes of the store
+   * ({@code sandbox.identity_limits.screenshot_mb}), so that no identity can fill the store for
+   * everyone.
+   */
+  public synchronized Screenshot publish(
+      String sandbox, String owner, Instant sandboxExpiry, byte[] png, long ownerShare) {
     if (png.length > MAX_IMAGE_BYTES) {
       throw Errors.of(
           "screenshot of %d bytes exceeds the %d byte limit", png.length, MAX_IMAGE_BYTES);
@@ -116,6 +128,13 @@ public final class ScreenshotStore implements AutoCloseable {
           "the screenshot store is full (%d MiB); retry after older screenshots expire",
           MAX_TOTAL_BYTES / (1024 * 1024));
     }
+    long held = bytesOf(owner);
+    if (held + png.length > ownerShare) {
+      throw Errors.of(
+          "identity \"%s\" already holds %d of its %d bytes of screenshots"
+              + " (sandbox.identity_limits.screenshot_mb); retry after older screenshots expire",
+          owner, held, ownerShare);
+    }
     Instant now = clock.instant();
     Instant expires = now.plus(RETENTION);
     if (sandboxExpiry != null && sandboxExpiry.isBefore(expires)) {
@@ -124,7 +143,15 @@ public final class ScreenshotStore implements AutoCloseable {
     String id = newId();
     Screenshot shot =
         new Screenshot(
-            id, sandbox, png.clone(), png.length, header.width(), header.height(), now, expires);
+            id,
+            sandbox,
+            png.clone(),
+            png.length,
+            header.width(),
+            header.height(),
+            now,
+            expires,
+            owner);
     files.write(id, shot.png());
     byId.put(id, shot.withoutBytes());
     totalBytes += png.length;
@@ -207,6 +234,17 @@ public final class ScreenshotStore implements AutoCloseable {
     int before = byId.size();
     byId.values().removeIf(s -> !now.isBefore(s.expiresAt()) && forget(s));
     return before - byId.size();
+  }
+
+  /** Bytes {@code owner}'s screenshots hold now. */
+  public synchronized long bytesOf(String owner) {
+    long held = 0;
+    for (Screenshot shot : byId.values()) {
+      if (shot.owner().equals(owner)) {
+        held += shot.size();
+      }
+    }
+    return held;
   }
 
   /** Bytes held now. */

@@ -88,7 +88,13 @@ public record Compute(
         new NetworkService(access, instances, config),
         new ImpairmentService(access, instances),
         config,
-        new DesktopService(access, instances, images, windows, screenshots),
+        new DesktopService(
+            access,
+            instances,
+            images,
+            windows,
+            screenshots,
+            config.quotas().identity().screenshotBytes()),
         new FileService(access, instances, transfers));
   }
 

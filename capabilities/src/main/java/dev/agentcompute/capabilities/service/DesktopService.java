@@ -31,12 +31,17 @@ public final class DesktopService implements AutoCloseable {
   private final WindowsDriver windows;
   private final Optional<ScreenshotStore> store;
 
+  // sandbox.identity_limits.screenshot_mb: what one owner's screenshots may hold of the store.
+  private final long screenshotShare;
+
   DesktopService(
       SandboxAccess access,
       InstanceService instances,
       ImageService images,
       WindowsDriver windows,
-      Optional<ScreenshotStore> store) {
+      Optional<ScreenshotStore> store,
+      long screenshotShare) {
+    this.screenshotShare = screenshotShare;
     this.access = access;
     this.instances = instances;
     this.images = images;
@@ -273,7 +278,12 @@ public final class DesktopService implements AutoCloseable {
   private ScreenshotStore.Screenshot publish(Target t, byte[] png) {
     Sandbox sandbox = t.sandbox();
     return storeOrFail()
-        .publish(sandbox.name(), sandbox.pinned() ? null : sandbox.expiresAt(), png);
+        .publish(
+            sandbox.name(),
+            sandbox.subject(),
+            sandbox.pinned() ? null : sandbox.expiresAt(),
+            png,
+            screenshotShare);
   }
 
   /** Ends the Windows Driver sessions. */

@@ -40,11 +40,13 @@ public final class InstanceService {
   private final WindowsDriver windowsDesktop;
   private final WindowsGuest windows;
   private final QuotaChecks quotas;
+  private final IdentityQuotas identityQuotas;
 
   InstanceService(
       SandboxAccess access, ImageService images, WindowsDriver windowsDesktop, QuotaChecks quotas) {
     this.access = access;
     this.quotas = quotas;
+    this.identityQuotas = new IdentityQuotas(access, quotas);
     this.router = access.router();
     this.images = images;
     this.desktop = new DesktopDriver(access.router());
@@ -72,6 +74,25 @@ public final class InstanceService {
     }
     return value.intValue();
   }
+
+  /**
+   * Incus records a new instance inside its create operation, a moment after accepting it (a Mac
+   * guest is in its sidecar once accepted): the identity's gate is held until the instance is
+   * listed (or {@link #LISTED_WAIT} passed), so the next creation of the same owner counts it.
+   */
+  private static void awaitListed(InstanceDriver driver, Sandbox sandbox, String name) {
+    long deadline = System.nanoTime() + LISTED_WAIT.toNanos();
+    while (driver.find(sandbox, name).isEmpty() && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
+  private static final Duration LISTED_WAIT = Duration.ofSeconds(10);
 
   public SandboxInstance create(
       String sandboxName, String name, String image, CreateOptions options) {
@@ -130,6 +151,9 @@ public final class InstanceService {
               if (!resolved.kinds().contains(kind)) {
                 throw Errors.of("kind \"%s\" is not supported for image \"%s\"", kind, image);
               }
+              if (sandbox.platform().equals("incus")) {
+                quotas.kindUnderProjectLimits(kind);
+              }
               if (!plan.network().equals(Names.NONE)) {
                 Names.requireNetworkRef(plan.network());
               }
@@ -139,7 +163,15 @@ public final class InstanceService {
               }
               // Inside the sandbox's gate: two creations cannot both take the last room.
               quotas.sandboxRoom(sandboxName, driver.list(sandbox), cpus, memoryMb);
-              return driver.accept(sandbox, plan);
+              return identityQuotas.withInstanceRoom(
+                  sandbox,
+                  () -> {
+                    InstanceDriver.PendingInstance accepted = driver.accept(sandbox, plan);
+                    if (sandbox.platform().equals("incus")) {
+                      awaitListed(driver, sandbox, name);
+                    }
+                    return accepted;
+                  });
             });
     Sandbox sandbox = access.require(sandboxName);
     Progress.stage(

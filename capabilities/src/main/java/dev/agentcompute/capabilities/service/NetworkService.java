@@ -30,6 +30,7 @@ public final class NetworkService {
   private final InstanceService instances;
   private final ComputeConfig config;
   private final QuotaChecks quotas;
+  private final IdentityQuotas identityQuotas;
 
   public NetworkService(SandboxAccess access, InstanceService instances, ComputeConfig config) {
     this.access = access;
@@ -37,6 +38,7 @@ public final class NetworkService {
     this.instances = instances;
     this.config = config;
     this.quotas = new QuotaChecks(config.quotas());
+    this.identityQuotas = new IdentityQuotas(access, quotas);
   }
 
   public SandboxNetwork create(String sandboxName, NetworkPlan plan) {
@@ -64,10 +66,12 @@ public final class NetworkService {
           }
           List<SandboxNetwork> existing = router.networks(sandbox).list(sandbox);
           // An identical re-create of an existing network (OVN) takes no room.
-          if (existing.stream().noneMatch(n -> n.name().equals(plan.name()))) {
-            quotas.networkRoom(sandboxName, existing.size());
+          if (existing.stream().anyMatch(n -> n.name().equals(plan.name()))) {
+            return router.networks(sandbox).create(sandbox, plan);
           }
-          return router.networks(sandbox).create(sandbox, plan);
+          quotas.networkRoom(sandboxName, existing.size());
+          return identityQuotas.withNetworkRoom(
+              sandbox, () -> router.networks(sandbox).create(sandbox, plan));
         });
   }
 
@@ -191,9 +195,12 @@ public final class NetworkService {
         sandbox -> {
           requireOvn(sandbox, "port forwards require an OVN network");
           require(sandbox, network);
-          return router
-              .ovn(sandbox)
-              .forward(sandbox, network, instance, port, listenPort, protocol);
+          return identityQuotas.withForwardRoom(
+              sandbox,
+              () ->
+                  router
+                      .ovn(sandbox)
+                      .forward(sandbox, network, instance, port, listenPort, protocol));
         });
   }
 

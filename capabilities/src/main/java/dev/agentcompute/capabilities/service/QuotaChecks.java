@@ -32,6 +32,21 @@ final class QuotaChecks {
     above("disk_gb", diskGb, quotas.maxDiskGb(), "instance.max_disk_gb");
   }
 
+  /**
+   * A VM in an Incus sandbox project with {@code limits.processes}: Incus requires that key on
+   * every instance and refuses it on VMs, so say which setting stands in the way before Incus does.
+   */
+  void kindUnderProjectLimits(String kind) {
+    if (kind.equals("vm") && quotas.sandboxProcesses() > 0) {
+      QuotaRefusals.refused("sandbox.limits.processes");
+      throw Errors.of(
+          "kind \"vm\" cannot run in a sandbox with a process limit of %d"
+              + " (sandbox.limits.processes): VMs have no limits.processes; leave the setting out"
+              + " to allow VMs",
+          quotas.sandboxProcesses());
+    }
+  }
+
   private static void above(String argument, long value, long max, String key) {
     if (value > max) {
       QuotaRefusals.refused(key);
@@ -81,6 +96,43 @@ final class QuotaChecks {
       throw Errors.of(
           "identity \"%s\" already has %d live sandboxes (sandbox.max_per_identity)",
           subject, quotas.sandboxesPerIdentity());
+    }
+  }
+
+  /** Room for one more instance among {@code held} across the identity's sandboxes. */
+  void identityInstances(String subject, long held) {
+    identityRoom(
+        subject,
+        held,
+        quotas.identity().instances(),
+        "instances",
+        "sandbox.identity_limits.instances");
+  }
+
+  /** Room for one more {@code net.create} network across the identity's sandboxes. */
+  void identityNetworks(String subject, long held) {
+    identityRoom(
+        subject,
+        held,
+        quotas.identity().networks(),
+        "networks",
+        "sandbox.identity_limits.networks");
+  }
+
+  /** Room for one more forwarded port across the identity's OVN networks. */
+  void identityForwards(String subject, long held) {
+    identityRoom(
+        subject,
+        held,
+        quotas.identity().forwards(),
+        "forwards",
+        "sandbox.identity_limits.forwards");
+  }
+
+  private static void identityRoom(String subject, long held, int max, String what, String key) {
+    if (held >= max) {
+      QuotaRefusals.refused(key);
+      throw Errors.of("identity \"%s\" already has %d %s (%s)", subject, max, what, key);
     }
   }
 

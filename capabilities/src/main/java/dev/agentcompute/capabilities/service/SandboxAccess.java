@@ -30,6 +30,9 @@ public final class SandboxAccess {
   private final Clock clock;
   private final Isolation isolation;
   private final SandboxGate gate = new SandboxGate();
+  // One gate per identity, taken inside a sandbox's gate (never the other way round): two creations
+  // in two sandboxes of one owner cannot both take the owner's last room.
+  private final SandboxGate identities = new SandboxGate();
 
   public SandboxAccess(PlatformRouter router, Clock clock) {
     this(router, clock, Isolation.shared());
@@ -101,6 +104,11 @@ public final class SandboxAccess {
    */
   public <T> T gated(String sandbox, Supplier<T> action) {
     return gate.run(sandbox, action);
+  }
+
+  /** Runs {@code action} under the gate of the identity {@code subject} (its per-identity caps). */
+  public <T> T forIdentity(String subject, Supplier<T> action) {
+    return identities.run(subject, action);
   }
 
   private Sandbox requireLive(String sandbox) {

@@ -734,6 +734,8 @@ class BridgeErrorsIT {
                 java.util.Map.entry("limits.instances", "32"),
                 java.util.Map.entry("limits.cpu", "64"),
                 java.util.Map.entry("limits.memory", "65536MiB"),
+                // Root disks and images together; limits.processes only when configured.
+                java.util.Map.entry("limits.disk", "4096GiB"),
                 java.util.Map.entry("restricted", "true"),
                 java.util.Map.entry("restricted.containers.nesting", "block"),
                 java.util.Map.entry("restricted.containers.privilege", "unprivileged"),

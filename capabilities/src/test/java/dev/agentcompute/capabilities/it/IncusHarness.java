@@ -3,6 +3,7 @@ package dev.agentcompute.capabilities.it;
 import dev.agentcompute.capabilities.ComputeRuntime;
 import dev.agentcompute.capabilities.adapter.CapabilityDefinition;
 import dev.agentcompute.capabilities.config.ComputeConfig;
+import dev.agentcompute.capabilities.config.IdentityLimits;
 import dev.agentcompute.capabilities.config.Quotas;
 import dev.agentcompute.capabilities.incus.IncusPlatform;
 import dev.agentcompute.capabilities.incus.LocalIncus;
@@ -37,7 +38,22 @@ final class IncusHarness {
         // ITs of several modules share one identity on one incusd: the per-identity cap is the
         // hostile suite's to test.
         // The same for a sandbox's room: the ITs build bigger sandboxes than the defaults allow.
-        .withQuotas(new Quotas(4, 8192, 128, 1000, 1000, Duration.ofDays(3), 32, 64, 65536, 32));
+        // The identity caps likewise: every IT runs as one identity.
+        .withQuotas(
+            new Quotas(
+                4,
+                8192,
+                128,
+                1000,
+                1000,
+                Duration.ofDays(3),
+                32,
+                64,
+                65536,
+                32,
+                4096,
+                0,
+                new IdentityLimits(1000, 1000, 1000, 128 * IdentityLimits.MIB)));
   }
 
   /**

@@ -56,6 +56,29 @@ class ScreenshotStoreTest {
   }
 
   @Test
+  void oneIdentityCannotHoldMoreThanItsShareWhileOthersStillPublish() {
+    byte[] png = TestPngs.png(64, 64);
+    long share = 3L * png.length;
+    for (int i = 0; i < 3; i++) {
+      store.publish("s1", "bob", null, png, share);
+    }
+    assertThatThrownBy(() -> store.publish("s2", "bob", null, png, share))
+        .isInstanceOf(AgentFacingException.class)
+        .hasMessage(
+            "identity \"bob\" already holds "
+                + share
+                + " of its "
+                + share
+                + " bytes of screenshots (sandbox.identity_limits.screenshot_mb);"
+                + " retry after older screenshots expire");
+    assertThat(store.publish("s3", "alice", null, png, share).id()).isNotEmpty();
+    assertThat(store.bytesOf("bob")).isEqualTo(share);
+    // Expired screenshots give the share back.
+    clock.now = T0.plus(ScreenshotStore.RETENTION);
+    assertThat(store.publish("s1", "bob", null, png, share).id()).isNotEmpty();
+  }
+
+  @Test
   void idsAreDistinct() {
     String a = store.publish("s1", null, TestPngs.png(1, 1)).id();
     String b = store.publish("s1", null, TestPngs.png(1, 1)).id();

@@ -107,4 +107,30 @@ class QuotaChecksTest {
       QuotaRefusals.listen(null);
     }
   }
+
+  @Test
+  void identityCapsNameTheIdentityTheLimitAndItsKey() {
+    assertThatCode(() -> checks.identityInstances("bob", 15)).doesNotThrowAnyException();
+    assertThatThrownBy(() -> checks.identityInstances("bob", 16))
+        .isInstanceOf(AgentFacingException.class)
+        .hasMessage(
+            "identity \"bob\" already has 16 instances (sandbox.identity_limits.instances)");
+    assertThatCode(() -> checks.identityNetworks("bob", 15)).doesNotThrowAnyException();
+    assertThatThrownBy(() -> checks.identityNetworks("bob", 16))
+        .hasMessage("identity \"bob\" already has 16 networks (sandbox.identity_limits.networks)");
+    assertThatCode(() -> checks.identityForwards("bob", 15)).doesNotThrowAnyException();
+    assertThatThrownBy(() -> checks.identityForwards("bob", 16))
+        .hasMessage("identity \"bob\" already has 16 forwards (sandbox.identity_limits.forwards)");
+  }
+
+  @Test
+  void aVmIsRefusedNamingTheProjectProcessLimitOnlyWhenOneIsSet() {
+    assertThatCode(() -> checks.kindUnderProjectLimits("vm")).doesNotThrowAnyException();
+    QuotaChecks limited = new QuotaChecks(Quotas.defaults().withSandboxProcesses(2000));
+    assertThatCode(() -> limited.kindUnderProjectLimits("container")).doesNotThrowAnyException();
+    assertThatThrownBy(() -> limited.kindUnderProjectLimits("vm"))
+        .hasMessageStartingWith(
+            "kind \"vm\" cannot run in a sandbox with a process limit of 2000"
+                + " (sandbox.limits.processes)");
+  }
 }

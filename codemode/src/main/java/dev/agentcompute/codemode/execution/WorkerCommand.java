@@ -81,7 +81,10 @@ final class WorkerCommand {
     return List.copyOf(cmd);
   }
 
-  /** Starts a worker with an environment holding only the marker, stdin/stdout piped. */
+  /**
+   * Starts a worker with an environment holding only the marker, stdin/stdout piped, from the one
+   * long-lived launcher thread ({@link WorkerLauncher}: a jail's lifetime follows that thread).
+   */
   static Process start(List<String> command, boolean keepStderr) throws java.io.IOException {
     ProcessBuilder pb = new ProcessBuilder(command);
     pb.environment().clear();
@@ -89,7 +92,7 @@ final class WorkerCommand {
     pb.redirectInput(ProcessBuilder.Redirect.PIPE);
     pb.redirectOutput(ProcessBuilder.Redirect.PIPE);
     pb.redirectError(keepStderr ? ProcessBuilder.Redirect.PIPE : ProcessBuilder.Redirect.DISCARD);
-    return pb.start();
+    return WorkerLauncher.start(pb);
   }
 
   private static boolean onlyPlainJars(String cp) {

@@ -60,7 +60,7 @@ final class AgentResources {
   static Resources build(ComputeGenerations compute, Tokens tokens) {
     ResourceGate gate =
         new ResourceGate(
-            () -> compute.onCurrent(g -> ComputeGeneration.policy(g.config())),
+            () -> compute.onCurrent(g -> g.policy()),
             () -> compute.onCurrent(g -> g.config().sandbox().confirm()),
             compute.audit(),
             InstantSource.system());

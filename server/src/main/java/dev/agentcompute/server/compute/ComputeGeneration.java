@@ -75,7 +75,7 @@ record ComputeGeneration(
     Builder builder =
         CodeMode.builder(
             Options.builder()
-                .policy(policy(config))
+                .policy(policy(config, runtime))
                 .limits(ToolWiring.limits(config))
                 .tokens(backends.tokens())
                 .audit(backends.audit())
@@ -113,6 +113,22 @@ record ComputeGeneration(
         .authorization()
         .<Policy>map(ServerConfig.Authorization::policy)
         .orElse(Policy.allowRegistered());
+  }
+
+  /**
+   * The policy in force with the facts of the sandbox a call names ({@code input.sandbox}) when a
+   * Rego policy is configured; without one every call is allowed and nothing is looked up.
+   */
+  static Policy policy(ServerConfig config, ComputeRuntime runtime) {
+    if (config.authorization().isEmpty()) {
+      return policy(config);
+    }
+    return SandboxFacts.around(policy(config), runtime.compute().router()::find);
+  }
+
+  /** This generation's policy, as its CodeMode server asks it (resource reads ask it too). */
+  Policy policy() {
+    return policy(config, runtime);
   }
 
   /**

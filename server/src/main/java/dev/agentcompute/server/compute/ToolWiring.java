@@ -34,14 +34,17 @@ public final class ToolWiring {
   private ToolWiring() {}
 
   /**
-   * The product's limits, plus worker reuse when {@code codemode.worker_reuse} is configured (one
-   * worker JVM then serves several executions of the same subject; see docs/security.md).
+   * The product's limits (one identity's share of the execution slots from {@code
+   * codemode.max_slots_per_identity}), plus worker reuse when {@code codemode.worker_reuse} is
+   * configured (one worker JVM then serves several executions of the same subject; see
+   * docs/security.md).
    */
   static Limits limits(ServerConfig config) {
     Limits limits =
         Limits.unset()
             .withMaxExecutionTime(MAX_EXECUTION_TIME)
-            .withMaxNativeCalls(MAX_NATIVE_CALLS);
+            .withMaxNativeCalls(MAX_NATIVE_CALLS)
+            .withMaxConcurrentExecutionsPerSubject(config.codemode().maxSlotsPerIdentity());
     return config
         .codemode()
         .workerReuse()

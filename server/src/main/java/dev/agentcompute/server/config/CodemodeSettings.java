@@ -13,13 +13,22 @@ import java.util.function.Function;
 
 /**
  * Validates the CodeMode settings (ours): {@code tokens_secret_file}, {@code
- * codemode.worker_reuse}, {@code codemode.agent_guidance} and {@code codemode.worker_isolation}.
- * The secret itself is read by {@link #readSecret} at startup, never kept in the configuration.
+ * codemode.worker_reuse}, {@code codemode.agent_guidance}, {@code codemode.worker_isolation} and
+ * {@code codemode.max_slots_per_identity}. The secret itself is read by {@link #readSecret} at
+ * startup, never kept in the configuration.
  */
 public final class CodemodeSettings {
   static final int SECRET_BYTES = 32;
   static final long MAX_REUSE_EXECUTIONS = 10_000;
   static final long MAX_REUSE_IDLE_SECONDS = 3_600;
+
+  /**
+   * Execution slots of the server (CodeMode's MaxConcurrentExecutions default, not configurable).
+   */
+  static final long EXECUTION_SLOTS = 8;
+
+  /** Half the slots: two identities at their cap still leave room for nobody else's starvation. */
+  static final long DEFAULT_SLOTS_PER_IDENTITY = 4;
 
   private CodemodeSettings() {}
 
@@ -69,7 +78,28 @@ public final class CodemodeSettings {
         raw.codemode() == null
             || raw.codemode().agentGuidance() == null
             || raw.codemode().agentGuidance();
-    return new ServerConfig.Codemode(secret, reuse, guidance, isolation(raw, problems));
+    return new ServerConfig.Codemode(
+        secret, reuse, guidance, isolation(raw, problems), slotsPerIdentity(raw, problems));
+  }
+
+  /**
+   * {@code codemode.max_slots_per_identity}: how many of the execution slots one identity's
+   * executions hold at once; more wait in turn, so no identity can starve another.
+   */
+  private static long slotsPerIdentity(RuntimeConfig raw, List<String> problems) {
+    Long value = raw.codemode() == null ? null : raw.codemode().maxSlotsPerIdentity();
+    if (value == null) {
+      return DEFAULT_SLOTS_PER_IDENTITY;
+    }
+    if (value < 1 || value > EXECUTION_SLOTS) {
+      problems.add(
+          "codemode.max_slots_per_identity must be between 1 and "
+              + EXECUTION_SLOTS
+              + " (the server's execution slots), got "
+              + value);
+      return DEFAULT_SLOTS_PER_IDENTITY;
+    }
+    return value;
   }
 
   /** {@code codemode.worker_isolation}: auto (the default), bubblewrap or none. */

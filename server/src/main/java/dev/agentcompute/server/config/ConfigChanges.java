@@ -78,7 +78,8 @@ final class ConfigChanges {
             startup.codemode().tokensSecretFile(),
             next.codemode().workerReuse(),
             next.codemode().agentGuidance(),
-            next.codemode().workerIsolation()),
+            next.codemode().workerIsolation(),
+            next.codemode().maxSlotsPerIdentity()),
         startup.http(),
         startup.audit(),
         // Operators follow a reload: granting or revoking admin needs no restart.
@@ -122,12 +123,15 @@ final class ConfigChanges {
     m.put("screenshots.listen", c.screenshots().listen());
     m.put("sandbox.confirm", c.sandbox().confirm());
     m.put("sandbox.visibility", c.sandbox().visibility());
-    m.put("quotas (instance.*, sandbox.max_*, sandbox.limits.*)", c.sandbox().quotas());
+    m.put(
+        "quotas (instance.*, sandbox.max_*, sandbox.limits.*, sandbox.identity_limits.*)",
+        c.sandbox().quotas());
     m.put("sandbox.access, sandbox.operators", c.sandbox().isolation());
     m.put("tokens_secret_file", c.codemode().tokensSecretFile());
     m.put("codemode.worker_reuse", c.codemode().workerReuse());
     m.put("codemode.agent_guidance", c.codemode().agentGuidance());
     m.put("codemode.worker_isolation", c.codemode().workerIsolation());
+    m.put("codemode.max_slots_per_identity", c.codemode().maxSlotsPerIdentity());
     m.put("log_level", c.logLevel());
     m.put("http.max_sessions", c.http().maxSessions());
     m.put("http.max_sessions_per_identity", c.http().maxSessionsPerIdentity());

@@ -78,7 +78,7 @@ final class ConfigValidator {
         raw.sandbox() != null
             ? raw.sandbox()
             : new RuntimeConfig.Sandbox(
-                null, null, null, null, null, null, null, null, null, null, null, null, null);
+                null, null, null, null, null, null, null, null, null, null, null, null, null, null);
     ServerConfig.Incus incusConfig = incus(incus);
     ServerConfig.Sandbox sandboxConfig = sandbox(sandbox, raw);
     if ("bridge".equals(sandboxConfig.defaultNetworkKind()) && blank(incus.host())) {

@@ -1,15 +1,17 @@
 package dev.agentcompute.server.config;
 
+import dev.agentcompute.capabilities.config.IdentityLimits;
 import dev.agentcompute.capabilities.config.Quotas;
 import dev.agentcompute.capabilities.model.ComputeLimits;
+import dev.agentcompute.capabilities.screenshots.ScreenshotStore;
 import java.time.Duration;
 import java.util.List;
 
 /**
  * Validates the quotas (ours; docs/configuration.md): {@code instance.*} maxima and processes, and
- * {@code sandbox.max_per_identity}, {@code sandbox.max_lifetime_minutes} and {@code
- * sandbox.limits.*}. Absent keys take {@link Quotas#defaults()}; each bad value is named with its
- * key.
+ * {@code sandbox.max_per_identity}, {@code sandbox.max_lifetime_minutes}, {@code sandbox.limits.*}
+ * and {@code sandbox.identity_limits.*}. Absent keys take {@link Quotas#defaults()}; each bad value
+ * is named with its key.
  */
 final class QuotaSettings {
   private QuotaSettings() {}
@@ -23,8 +25,12 @@ final class QuotaSettings {
     RuntimeConfig.Sandbox sandbox = raw.sandbox();
     RuntimeConfig.SandboxLimits limits =
         sandbox == null || sandbox.limits() == null
-            ? new RuntimeConfig.SandboxLimits(null, null, null, null)
+            ? new RuntimeConfig.SandboxLimits(null, null, null, null, null, null)
             : sandbox.limits();
+    RuntimeConfig.IdentityLimits identity =
+        sandbox == null || sandbox.identityLimits() == null
+            ? new RuntimeConfig.IdentityLimits(null, null, null, null)
+            : sandbox.identityLimits();
     int maxCpus =
         within(
             "instance.max_cpus", instance.maxCpus(), d.maxCpus(), ComputeLimits.CPUS_MAX, problems);
@@ -86,6 +92,62 @@ final class QuotaSettings {
             problems);
     int networks =
         within("sandbox.limits.networks", limits.networks(), d.sandboxNetworks(), 1_000, problems);
+    int disk =
+        within(
+            "sandbox.limits.disk_gb",
+            limits.diskGb(),
+            d.sandboxDiskGb(),
+            ComputeLimits.DISK_GB_MAX * 64,
+            problems);
+    // Off unless set: with it, Incus requires limits.processes on every instance and VMs refuse it.
+    int projectProcesses =
+        limits.processes() == null
+            ? 0
+            : within("sandbox.limits.processes", limits.processes(), 0, 4_194_304, problems);
+    IdentityLimits di = d.identity();
+    IdentityLimits identityLimits =
+        new IdentityLimits(
+            within(
+                "sandbox.identity_limits.instances",
+                identity.instances(),
+                di.instances(),
+                100_000,
+                problems),
+            within(
+                "sandbox.identity_limits.networks",
+                identity.networks(),
+                di.networks(),
+                100_000,
+                problems),
+            within(
+                "sandbox.identity_limits.forwards",
+                identity.forwards(),
+                di.forwards(),
+                100_000,
+                problems),
+            within(
+                    "sandbox.identity_limits.screenshot_mb",
+                    identity.screenshotMb(),
+                    (int) (di.screenshotBytes() / IdentityLimits.MIB),
+                    ScreenshotStore.MAX_TOTAL_BYTES / IdentityLimits.MIB,
+                    problems)
+                * IdentityLimits.MIB);
+    if (disk < maxDisk) {
+      problems.add(
+          "sandbox.limits.disk_gb ("
+              + disk
+              + ") must be at least instance.max_disk_gb ("
+              + maxDisk
+              + ")");
+    }
+    if (projectProcesses > 0 && projectProcesses < processes) {
+      problems.add(
+          "sandbox.limits.processes ("
+              + projectProcesses
+              + ") must be at least instance.processes ("
+              + processes
+              + ")");
+    }
     if (cpus < maxCpus) {
       problems.add(
           "sandbox.limits.cpus ("
@@ -112,7 +174,10 @@ final class QuotaSettings {
         instances,
         cpus,
         memory,
-        networks);
+        networks,
+        disk,
+        projectProcesses,
+        identityLimits);
   }
 
   private static int within(String key, Long value, int fallback, long max, List<String> problems) {

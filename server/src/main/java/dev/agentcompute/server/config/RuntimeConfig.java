@@ -67,7 +67,19 @@ public record RuntimeConfig(
 
   /** What one sandbox may hold together (ours; docs/configuration.md). */
   public record SandboxLimits(
-      Long instances, Long cpus, @JsonProperty("memory_mb") Long memoryMb, Long networks) {}
+      Long instances,
+      Long cpus,
+      @JsonProperty("memory_mb") Long memoryMb,
+      Long networks,
+      @JsonProperty("disk_gb") Long diskGb,
+      Long processes) {}
+
+  /** What one identity may hold across its live sandboxes (ours; docs/configuration.md). */
+  public record IdentityLimits(
+      Long instances,
+      Long networks,
+      Long forwards,
+      @JsonProperty("screenshot_mb") Long screenshotMb) {}
 
   /**
    * The HTTP front door's caps (ours): MCP sessions in total and per identity, open TCP
@@ -90,7 +102,8 @@ public record RuntimeConfig(
   public record Codemode(
       @JsonProperty("worker_reuse") WorkerReuse workerReuse,
       @JsonProperty("agent_guidance") Boolean agentGuidance,
-      @JsonProperty("worker_isolation") String workerIsolation) {}
+      @JsonProperty("worker_isolation") String workerIsolation,
+      @JsonProperty("max_slots_per_identity") Long maxSlotsPerIdentity) {}
 
   /** A worker JVM serves up to {@code max_executions} of one subject, idle at most so long. */
   public record WorkerReuse(
@@ -158,7 +171,8 @@ public record RuntimeConfig(
       @JsonProperty("max_lifetime_minutes") Long maxLifetimeMinutes,
       SandboxLimits limits,
       String access,
-      List<String> operators) {}
+      List<String> operators,
+      @JsonProperty("identity_limits") IdentityLimits identityLimits) {}
 
   /**
    * Address ranges (ours: constants of the original's site, made configuration). Sandbox bridge

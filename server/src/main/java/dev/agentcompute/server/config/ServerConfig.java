@@ -80,13 +80,15 @@ public record ServerConfig(
    * CodeMode settings: the file holding the 32-byte token secret (cursors and confirmations then
    * survive restarts and work across servers), worker reuse (off when empty), agent guidance:
    * failures that say what to fix and name the calls that already ran (on by default; off keeps the
-   * original's texts), and how workers are confined.
+   * original's texts), how workers are confined, and how many of the execution slots one identity
+   * may hold at once ({@code codemode.max_slots_per_identity}).
    */
   public record Codemode(
       Optional<Path> tokensSecretFile,
       Optional<WorkerReuse> workerReuse,
       boolean agentGuidance,
-      dev.agentcompute.codemode.WorkerIsolation workerIsolation) {}
+      dev.agentcompute.codemode.WorkerIsolation workerIsolation,
+      long maxSlotsPerIdentity) {}
 
   /** One worker JVM runs up to {@code maxExecutions} executions of one subject. */
   public record WorkerReuse(long maxExecutions, Duration maxIdle) {}

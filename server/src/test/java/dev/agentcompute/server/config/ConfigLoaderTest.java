@@ -136,7 +136,9 @@ public class ConfigLoaderTest {
         sandbox:
           max_per_identity: 3
           max_lifetime_minutes: 2880
-          limits: {instances: 4, cpus: 4, memory_mb: 4096, networks: 2}
+          limits: {instances: 4, cpus: 4, memory_mb: 4096, networks: 2, disk_gb: 40, processes: 800}
+          identity_limits: {instances: 6, networks: 5, forwards: 7, screenshot_mb: 8}
+        codemode: {max_slots_per_identity: 2}
         """))
             .config();
     assertThat(ComputeWiring.computeConfig(c).isolation())
@@ -152,7 +154,26 @@ public class ConfigLoaderTest {
     assertThat(ComputeWiring.computeConfig(c).quotas())
         .isEqualTo(
             new dev.agentcompute.capabilities.config.Quotas(
-                2, 2048, 20, 500, 3, java.time.Duration.ofMinutes(2880), 4, 4, 4096, 2));
+                2,
+                2048,
+                20,
+                500,
+                3,
+                java.time.Duration.ofMinutes(2880),
+                4,
+                4,
+                4096,
+                2,
+                40,
+                800,
+                new dev.agentcompute.capabilities.config.IdentityLimits(
+                    6, 5, 7, 8L * 1024 * 1024)));
+    assertThat(c.codemode().maxSlotsPerIdentity()).isEqualTo(2);
+    ServerConfig defaults = ConfigLoader.load(write("q3.yaml", base)).config();
+    assertThat(defaults.codemode().maxSlotsPerIdentity()).isEqualTo(4);
+    assertThat(defaults.sandbox().quotas().identity())
+        .isEqualTo(dev.agentcompute.capabilities.config.IdentityLimits.defaults());
+    assertThat(defaults.sandbox().quotas().sandboxProcesses()).isZero();
   }
 
   @Test
@@ -317,6 +338,12 @@ public class ConfigLoaderTest {
         "incus: {remote: r, pool: p}               | 'sandbox: {max_per_identity: 0}' | sandbox.max_per_identity must be between 1 and 100000, got 0",
         "incus: {remote: r, pool: p}               | 'sandbox: {max_ttl_minutes: 600, max_lifetime_minutes: 300}' | sandbox.max_lifetime_minutes (300) must be at least sandbox.max_ttl_minutes (600)",
         "incus: {remote: r, pool: p}               | 'sandbox: {limits: {cpus: 2}}' | sandbox.limits.cpus (2) must be at least instance.max_cpus (4)",
+        "incus: {remote: r, pool: p}               | 'sandbox: {identity_limits: {instances: 0}}' | sandbox.identity_limits.instances must be between 1 and 100000, got 0",
+        "incus: {remote: r, pool: p}               | 'sandbox: {identity_limits: {screenshot_mb: 129}}' | sandbox.identity_limits.screenshot_mb must be between 1 and 128, got 129",
+        "incus: {remote: r, pool: p}               | 'sandbox: {identity_limits: {instance: 3}}' | decode configuration: unknown key \"sandbox.identity_limits.instance\"",
+        "incus: {remote: r, pool: p}               | 'sandbox: {limits: {disk_gb: 100}}' | sandbox.limits.disk_gb (100) must be at least instance.max_disk_gb (128)",
+        "incus: {remote: r, pool: p}               | 'sandbox: {limits: {processes: 10}}' | sandbox.limits.processes (10) must be at least instance.processes (1000)",
+        "incus: {remote: r, pool: p}               | 'codemode: {max_slots_per_identity: 9}' | codemode.max_slots_per_identity must be between 1 and 8 (the server's execution slots), got 9",
         "incus: {remote: r, pool: p}               | 'sandbox: {access: mine}' | sandbox.access must be all or owner, got \"mine\"",
         "incus: {remote: r, pool: p}               | 'sandbox: {access: owner, operators: [\"\"]}' | sandbox.operators entries must be identities, got an empty one",
       })

@@ -9,8 +9,9 @@ import dev.agentcompute.rego.value.Values;
 /**
  * The Rego {@code input} for one request, exactly the shape of
  * docs/reference/rego.md#codemode-authorizer: {@code {"subject": {"id"}, "capability": {"id",
- * "name"}, "arguments": {...}}}. Absent optional arguments are absent from the canonical map and so
- * from {@code input.arguments}.
+ * "name"}, "arguments": {...}}}, plus each of the request's facts as a key of its own (the server
+ * adds {@code "sandbox": {"name", "owner"}}). Absent optional arguments are absent from the
+ * canonical map and so from {@code input.arguments}.
  */
 final class RegoInput {
   private RegoInput() {}
@@ -22,10 +23,12 @@ final class RegoInput {
             .put("id", RegoString.of(request.operation()))
             .put("name", RegoString.of(request.name()))
             .build();
-    return new RegoObject.Builder(3)
-        .put("subject", subject)
-        .put("capability", capability)
-        .put("arguments", Values.fromJava(request.arguments()))
-        .build();
+    RegoObject.Builder input =
+        new RegoObject.Builder(3 + request.facts().size())
+            .put("subject", subject)
+            .put("capability", capability)
+            .put("arguments", Values.fromJava(request.arguments()));
+    request.facts().forEach((key, value) -> input.put(key, Values.fromJava(value)));
+    return input.build();
   }
 }
