@@ -18,7 +18,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -146,7 +145,7 @@ class AuditTrailIT {
         new ProcessBuilder(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-jar",
-                serverJar().toString(),
+                LocalStack.serverJar().toString(),
                 "http",
                 "--addr",
                 "127.0.0.1:0",
@@ -279,22 +278,5 @@ class AuditTrailIT {
     return HexFormat.of()
         .formatHex(
             MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-  }
-
-  private static Path serverJar() throws IOException {
-    try (Stream<Path> files = Files.list(LocalStack.root().resolve("server/target"))) {
-      List<Path> jars =
-          files
-              .filter(
-                  p -> {
-                    String n = p.getFileName().toString();
-                    return n.matches("server-.*\\.jar")
-                        && !n.contains("sources")
-                        && !n.contains("tests");
-                  })
-              .toList();
-      assertThat(jars).as("the server jar Maven packaged").hasSize(1);
-      return jars.getFirst();
-    }
   }
 }

@@ -22,7 +22,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -80,7 +79,7 @@ class FileTransfersIT {
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m",
                 "-jar",
-                serverJar().toString(),
+                LocalStack.serverJar().toString(),
                 "http",
                 "--addr",
                 "127.0.0.1:0",
@@ -420,23 +419,6 @@ class FileTransfersIT {
       return m.find() ? Long.parseLong(m.group(1)) : 0;
     } catch (IOException | InterruptedException e) {
       return 0;
-    }
-  }
-
-  private static Path serverJar() throws IOException {
-    try (Stream<Path> files = Files.list(LocalStack.root().resolve("server/target"))) {
-      List<Path> jars =
-          files
-              .filter(
-                  p -> {
-                    String n = p.getFileName().toString();
-                    return n.matches("server-.*\\.jar")
-                        && !n.contains("sources")
-                        && !n.contains("tests");
-                  })
-              .toList();
-      assertThat(jars).as("the server jar Maven packaged").hasSize(1);
-      return jars.getFirst();
     }
   }
 }

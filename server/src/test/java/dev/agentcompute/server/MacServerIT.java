@@ -11,13 +11,10 @@ import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -145,7 +142,7 @@ class MacServerIT {
         new ProcessBuilder(
                 javaBinary(),
                 "-jar",
-                serverJar().toString(),
+                LocalStack.serverJar().toString(),
                 "stdio",
                 "--config",
                 config.toString())
@@ -162,10 +159,11 @@ class MacServerIT {
   private final class Session implements AutoCloseable {
     private final McpSyncClient client;
 
-    Session() {
+    Session() throws java.io.IOException {
       ServerParameters params =
           ServerParameters.builder(javaBinary())
-              .args("-jar", serverJar().toString(), "stdio", "--config", config.toString())
+              .args(
+                  "-jar", LocalStack.serverJar().toString(), "stdio", "--config", config.toString())
               .build();
       StdioClientTransport transport = new StdioClientTransport(params, JSON);
       transport.setStdErrorHandler(line -> System.err.println("[server] " + line));
@@ -203,24 +201,5 @@ class MacServerIT {
 
   private static String javaBinary() {
     return Path.of(System.getProperty("java.home"), "bin", "java").toString();
-  }
-
-  private static Path serverJar() {
-    try (Stream<Path> files = Files.list(LocalStack.root().resolve("server/target"))) {
-      List<Path> jars =
-          files
-              .filter(
-                  p -> {
-                    String n = p.getFileName().toString();
-                    return n.matches("server-.*\\.jar")
-                        && !n.contains("sources")
-                        && !n.contains("tests");
-                  })
-              .toList();
-      assertThat(jars).as("the server jar Maven packaged").hasSize(1);
-      return jars.getFirst();
-    } catch (IOException e) {
-      throw new IllegalStateException("server/target: " + e.getMessage(), e);
-    }
   }
 }

@@ -12,12 +12,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -68,7 +66,7 @@ class SigtermDrainIT {
         new ProcessBuilder(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-jar",
-                serverJar().toString(),
+                LocalStack.serverJar().toString(),
                 "http",
                 "--addr",
                 "127.0.0.1:0",
@@ -192,22 +190,5 @@ class SigtermDrainIT {
       b.header("Mcp-Session-Id", session);
     }
     return b.build();
-  }
-
-  private static Path serverJar() throws IOException {
-    try (Stream<Path> files = Files.list(LocalStack.root().resolve("server/target"))) {
-      List<Path> jars =
-          files
-              .filter(
-                  p -> {
-                    String n = p.getFileName().toString();
-                    return n.matches("server-.*\\.jar")
-                        && !n.contains("sources")
-                        && !n.contains("tests");
-                  })
-              .toList();
-      assertThat(jars).as("the server jar Maven packaged").hasSize(1);
-      return jars.getFirst();
-    }
   }
 }

@@ -1,7 +1,5 @@
 package dev.agentcompute.server.admin;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import dev.agentcompute.server.LocalStack;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
@@ -24,7 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -71,7 +68,7 @@ final class ServerProcess implements AutoCloseable {
         new ProcessBuilder(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-jar",
-                serverJar().toString(),
+                LocalStack.serverJar().toString(),
                 "http",
                 "--config",
                 config.toString(),
@@ -183,23 +180,6 @@ final class ServerProcess implements AutoCloseable {
     if (!process.waitFor(30, TimeUnit.SECONDS)) {
       process.destroyForcibly();
       process.waitFor(10, TimeUnit.SECONDS);
-    }
-  }
-
-  private static Path serverJar() throws IOException {
-    try (Stream<Path> files = Files.list(LocalStack.root().resolve("server/target"))) {
-      List<Path> jars =
-          files
-              .filter(
-                  p -> {
-                    String n = p.getFileName().toString();
-                    return n.matches("server-.*\\.jar")
-                        && !n.contains("sources")
-                        && !n.contains("tests");
-                  })
-              .toList();
-      assertThat(jars).as("the server jar Maven packaged").hasSize(1);
-      return jars.getFirst();
     }
   }
 }
