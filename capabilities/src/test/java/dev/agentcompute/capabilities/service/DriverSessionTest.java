@@ -76,6 +76,11 @@ class DriverSessionTest {
             f -> assertThat(f.kind()).isEqualTo(DriverSession.Failure.Kind.LOST));
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(CALL);
     assertThat(session.isOpen()).isFalse();
+    // the reader fails the outstanding call first and then closes the stream: wait for the close
+    long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+    while (!command.closed() && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
     assertThat(command.closed()).as("the session closes its stream").isTrue();
     session.close();
   }
