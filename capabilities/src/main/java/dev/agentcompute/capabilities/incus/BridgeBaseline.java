@@ -37,8 +37,6 @@ final class BridgeBaseline {
   private final dev.agentcompute.incus.NetworkAcls acls;
   private final SubnetPool pool;
   private final List<Ipv4Cidr> protectedRanges;
-  private final java.util.concurrent.atomic.AtomicBoolean applied =
-      new java.util.concurrent.atomic.AtomicBoolean();
 
   /** {@code networks} and {@code acls} work in the default project, where sandbox bridges live. */
   BridgeBaseline(
@@ -74,20 +72,12 @@ final class BridgeBaseline {
     return cfg;
   }
 
-  /** {@link #apply} unless this platform applied it already: before its first bridge. */
-  void applyOnce() {
-    if (!applied.get()) {
-      apply();
-    }
-  }
-
   /**
    * Creates the ACL, or rewrites its rules when they differ from what the configuration and the
    * host's addresses call for (Incus then re-renders every bridge that uses it).
    */
   void apply() {
     write(rules(pool, protectedRanges, hostAddresses()));
-    applied.set(true);
   }
 
   private void write(List<NetworkAcl.Rule> wanted) {

@@ -98,7 +98,10 @@ final class BridgeNetworks {
       boolean dhcp,
       boolean nat,
       boolean dns) {
-    baseline.applyOnce();
+    // Every new bridge checks the baseline against the host's addresses as they are now: an
+    // interface that appeared since the last bridge (another bridge, a VPN) is rejected from here
+    // on.
+    baseline.apply();
     Map<String, String> cfg = new LinkedHashMap<>();
     cfg.put("ipv4.address", address);
     cfg.put("ipv4.nat", Boolean.toString(nat));

@@ -77,8 +77,8 @@ public final class InstanceService {
 
   /**
    * Incus records a new instance inside its create operation, a moment after accepting it (a Mac
-   * guest is in its sidecar once accepted): the identity's gate is held until the instance is
-   * listed (or {@link #LISTED_WAIT} passed), so the next creation of the same owner counts it.
+   * guest is in its sidecar once accepted): the identity's reservation is held until the instance
+   * is listed (or {@link #LISTED_WAIT} passed), so the next creation of the same owner counts it.
    */
   private static void awaitListed(InstanceDriver driver, Sandbox sandbox, String name) {
     long deadline = System.nanoTime() + LISTED_WAIT.toNanos();

@@ -55,6 +55,9 @@ class NetworkContainmentIT {
     runtime = Hostile.start(Hostile.config(Hostile.PROTECTED));
     compute = runtime.compute();
     incus = IncusClient.unixSocket(LocalIncus.socket()).build();
+    // The victim's bridge gives the host a new address: it exists before the sandboxes' bridges,
+    // whose creation brings the baseline up to date with the host's addresses.
+    victim = Victim.start(incus);
     a = Hostile.unique("hxa");
     b = Hostile.unique("hxb");
     SandboxNetwork netA = compute.sandboxes().create("alice", a, null, 30, false).network().get();
@@ -70,7 +73,6 @@ class NetworkContainmentIT {
     b1Address = address(compute, b, "b1");
     Hostile.serve(compute, a, "a2", PORT, "secret-of-a2");
     Hostile.serve(compute, b, "b1", PORT, "secret-of-b");
-    victim = Victim.start(incus);
   }
 
   @AfterAll
