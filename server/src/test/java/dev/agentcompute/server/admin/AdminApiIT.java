@@ -59,7 +59,10 @@ class AdminApiIT {
 
   @Test
   void anOperatorSeesExtendsCancelsDeletesAuditsAndRevokes() throws Exception {
-    McpSyncClient bob = server.mcp(ServerProcess.BOB);
+    // Bob's requests give up after 20 s: after the cancel his client never gets the execute's
+    // reply (a known defect, docs/operations.md#administration), and a request after his token was
+    // revoked is then only failed by this timeout instead of waiting three minutes.
+    McpSyncClient bob = server.mcp(ServerProcess.BOB, java.time.Duration.ofSeconds(20));
     McpSchema.CallToolResult created =
         ServerProcess.execute(
             bob,

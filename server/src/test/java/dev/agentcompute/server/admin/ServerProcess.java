@@ -125,6 +125,11 @@ final class ServerProcess implements AutoCloseable {
 
   /** An MCP client over HTTP with {@code token}. */
   McpSyncClient mcp(String token) {
+    return mcp(token, Duration.ofMinutes(3));
+  }
+
+  /** An MCP client over HTTP with {@code token} whose requests give up after {@code timeout}. */
+  McpSyncClient mcp(String token, Duration timeout) {
     HttpClientStreamableHttpTransport transport =
         HttpClientStreamableHttpTransport.builder(url)
             .endpoint("/mcp")
@@ -133,7 +138,7 @@ final class ServerProcess implements AutoCloseable {
             .build();
     McpSyncClient client =
         McpClient.sync(transport)
-            .requestTimeout(Duration.ofMinutes(3))
+            .requestTimeout(timeout)
             .initializationTimeout(Duration.ofSeconds(60))
             .build();
     client.initialize();
