@@ -139,6 +139,51 @@ class NetworkContainmentIT {
   }
 
   @Test
+  void aHostAddressGainedLaterIsRejectedOnceAnotherSandboxBridgeIsMade() throws Exception {
+    // The host gains an address after A's bridge and the baseline were made (another bridge here;
+    // a VPN or a Docker network in life). The next sandbox bridge brings the shared baseline up to
+    // date, and A no longer reaches the host there.
+    String octet =
+        String.valueOf(200 + java.util.concurrent.ThreadLocalRandom.current().nextInt(51));
+    String bridge = "hxn" + Long.toHexString(System.nanoTime() & 0xffffffL);
+    String gained = "10.211." + octet + ".1";
+    incus
+        .networks()
+        .create(
+            new dev.agentcompute.incus.NetworkSpec(
+                bridge,
+                "bridge",
+                "hostile suite: an address the host gains later",
+                java.util.Map.of(
+                    "ipv4.address", gained + "/24",
+                    "ipv4.nat", "false",
+                    "ipv4.dhcp", "false",
+                    "ipv6.address", "none")));
+    String c = Hostile.unique("hxc");
+    try {
+      compute.sandboxes().create("carol", c, null, 30, false);
+      try (ServerSocket wildcard = new ServerSocket()) {
+        wildcard.bind(new InetSocketAddress(InetAddress.getByName("0.0.0.0"), 0));
+        AtomicInteger accepted = new AtomicInteger();
+        Thread t = acceptor(wildcard, accepted);
+        String output = connect(compute, a, "a1", gained, wildcard.getLocalPort());
+        wildcard.close();
+        t.join(5_000);
+        assertThat(accepted.get())
+            .as("connections from sandbox %s to the host's new address %s (%s)", a, gained, output)
+            .isZero();
+      }
+    } finally {
+      try {
+        compute.sandboxes().delete(c);
+      } catch (RuntimeException e) {
+        // not created
+      }
+      incus.networks().delete(bridge);
+    }
+  }
+
+  @Test
   void protectedRangeFollowsAReload() {
     // With NAT, a machine outside every sandbox and every protected range is reachable.
     assertThat(connect(compute, a, "a1", victim.address, Victim.PORT)).isEqualTo(Victim.SECRET);
