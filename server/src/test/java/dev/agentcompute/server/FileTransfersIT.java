@@ -357,7 +357,13 @@ class FileTransfersIT {
       if (session != null) {
         b.header("Mcp-Session-Id", session);
       }
-      HttpResponse<String> r = HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+      // A fresh connection per message: the server closes a keep-alive connection idle for its
+      // header timeout (10 s), and a pooled one left idle through a long transfer would be closed
+      // under the client, which does not retry a POST ("header parser received no bytes").
+      HttpResponse<String> r;
+      try (HttpClient fresh = HttpClient.newHttpClient()) {
+        r = fresh.send(b.build(), HttpResponse.BodyHandlers.ofString());
+      }
       r.headers().firstValue("mcp-session-id").ifPresent(s -> session = s);
       String body = r.body();
       if (body.isBlank()) {
