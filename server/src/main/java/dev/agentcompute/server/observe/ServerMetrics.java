@@ -111,7 +111,11 @@ public final class ServerMetrics {
           "sandbox.limits.cpus",
           "sandbox.limits.memory_mb",
           "sandbox.limits.networks",
+          "sandbox.limits.processes",
           "sandbox.max_per_identity",
+          "sandbox.identity_limits.instances",
+          "sandbox.identity_limits.networks",
+          "sandbox.identity_limits.forwards",
           "sandbox.max_lifetime_minutes");
 
   /**
