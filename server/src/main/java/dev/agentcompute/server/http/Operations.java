@@ -3,6 +3,7 @@ package dev.agentcompute.server.http;
 import dev.agentcompute.server.config.LiveConfig;
 import dev.agentcompute.server.config.ServerConfig;
 import dev.agentcompute.server.observe.HealthMonitor;
+import dev.agentcompute.server.observe.JsonText;
 import dev.agentcompute.server.observe.ReadinessCheck;
 import dev.agentcompute.server.observe.ServerMetrics;
 import dev.agentcompute.server.observe.Version;

@@ -1,4 +1,4 @@
-package dev.agentcompute.server.http;
+package dev.agentcompute.server.observe;
 
 import java.time.Instant;
 import java.util.Iterator;
@@ -8,11 +8,12 @@ import java.util.Map;
 /**
  * A small JSON writer for the operational endpoints' own documents (maps, lists, strings, numbers,
  * booleans, instants, null): their shape is ours and does not change with a library's rendering.
+ * Strings are escaped as the JSON log lines escape them ({@link LogFormats#jsonString}).
  */
-final class JsonText {
+public final class JsonText {
   private JsonText() {}
 
-  static String write(Object value) {
+  public static String write(Object value) {
     StringBuilder out = new StringBuilder();
     write(out, value);
     return out.toString();
@@ -54,24 +55,6 @@ final class JsonText {
   }
 
   private static void string(StringBuilder out, String s) {
-    out.append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"' -> out.append("\\\"");
-        case '\\' -> out.append("\\\\");
-        case '\n' -> out.append("\\n");
-        case '\r' -> out.append("\\r");
-        case '\t' -> out.append("\\t");
-        default -> {
-          if (c < 0x20) {
-            out.append(String.format("\\u%04x", (int) c));
-          } else {
-            out.append(c);
-          }
-        }
-      }
-    }
-    out.append('"');
+    out.append(LogFormats.jsonString(s));
   }
 }
