@@ -7,7 +7,12 @@ import dev.agentcompute.capabilities.model.SandboxNetwork;
 import dev.agentcompute.capabilities.platform.Platform;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.ObjLongConsumer;
 import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 
 /**
  * The caps per identity ({@code sandbox.identity_limits.*}): what an identity's live sandboxes hold
@@ -25,8 +30,7 @@ final class IdentityQuotas {
   private final QuotaChecks checks;
 
   /** Additions in flight per kind and owner: reserved under the gate, released when done. */
-  private final java.util.Map<String, java.util.concurrent.atomic.AtomicLong> inFlight =
-      new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<String, AtomicLong> inFlight = new ConcurrentHashMap<>();
 
   IdentityQuotas(SandboxAccess access, QuotaChecks checks) {
     this.access = access;
@@ -35,82 +39,69 @@ final class IdentityQuotas {
 
   /** Runs {@code action} (which adds one instance to {@code target}) if its owner has room. */
   <T> T withInstanceRoom(Sandbox target, Supplier<T> action) {
-    String owner = target.subject();
-    return reserved(
-        owner,
-        () -> {
-          long held = 0;
-          for (Sandbox s : liveSandboxesOf(owner)) {
-            held += access.router().instances(s).count(s);
-          }
-          checks.identityInstances(owner, held + inFlight("instances", owner).get());
-          inFlight("instances", owner).incrementAndGet();
-          return null;
-        },
+    return withRoom(
+        target,
         "instances",
+        s -> access.router().instances(s).count(s),
+        checks::identityInstances,
         action);
   }
 
   /** Runs {@code action} (one more {@code net.create} network) if the owner has room. */
   <T> T withNetworkRoom(Sandbox target, Supplier<T> action) {
-    String owner = target.subject();
-    return reserved(
-        owner,
-        () -> {
-          long held = 0;
-          for (Sandbox s : liveSandboxesOf(owner)) {
-            Platform platform = access.router().of(s);
-            if (platform.networks().isPresent()) {
-              List<SandboxNetwork> networks = platform.networks().get().list(s);
-              held += networks.stream().filter(n -> !n.name().equals(Names.DEFAULT)).count();
-            }
-          }
-          checks.identityNetworks(owner, held + inFlight("networks", owner).get());
-          inFlight("networks", owner).incrementAndGet();
-          return null;
-        },
-        "networks",
-        action);
+    return withRoom(target, "networks", this::createdNetworks, checks::identityNetworks, action);
   }
 
   /** Runs {@code action} (one more forwarded port) if the owner has room. */
   <T> T withForwardRoom(Sandbox target, Supplier<T> action) {
+    return withRoom(target, "forwards", this::forwardedPorts, checks::identityForwards, action);
+  }
+
+  /**
+   * Under the owner's gate: counts what the owner's live sandboxes hold ({@code heldIn} each) plus
+   * the additions in flight, checks it, and reserves one. Then runs {@code action} outside the gate
+   * and releases the reservation once it has ended (its addition is then counted by the platform,
+   * or it failed).
+   */
+  private <T> T withRoom(
+      Sandbox target,
+      String kind,
+      ToLongFunction<Sandbox> heldIn,
+      ObjLongConsumer<String> check,
+      Supplier<T> action) {
     String owner = target.subject();
-    return reserved(
+    AtomicLong pending = inFlight.computeIfAbsent(kind + "\u0000" + owner, k -> new AtomicLong());
+    access.forIdentity(
         owner,
         () -> {
           long held = 0;
           for (Sandbox s : liveSandboxesOf(owner)) {
-            var ovn = access.router().of(s).ovn();
-            if (s.networkKind() == NetworkKind.OVN && ovn.isPresent()) {
-              held += ovn.get().forwardedPorts(s);
-            }
+            held += heldIn.applyAsLong(s);
           }
-          checks.identityForwards(owner, held + inFlight("forwards", owner).get());
-          inFlight("forwards", owner).incrementAndGet();
+          check.accept(owner, held + pending.get());
+          pending.incrementAndGet();
           return null;
-        },
-        "forwards",
-        action);
-  }
-
-  /**
-   * Counts, checks and reserves under the owner's gate ({@code reserve}), then runs {@code action}
-   * outside it and releases the reservation once the action has ended (its addition is then counted
-   * by the platform, or it failed).
-   */
-  private <T> T reserved(String owner, Supplier<Void> reserve, String kind, Supplier<T> action) {
-    access.forIdentity(owner, reserve);
+        });
     try {
       return action.get();
     } finally {
-      inFlight(kind, owner).decrementAndGet();
+      pending.decrementAndGet();
     }
   }
 
-  private java.util.concurrent.atomic.AtomicLong inFlight(String kind, String owner) {
-    return inFlight.computeIfAbsent(
-        kind + "\u0000" + owner, k -> new java.util.concurrent.atomic.AtomicLong());
+  /** The networks {@code net.create} made in a sandbox (its default network is not counted). */
+  private long createdNetworks(Sandbox s) {
+    Platform platform = access.router().of(s);
+    if (platform.networks().isEmpty()) {
+      return 0;
+    }
+    List<SandboxNetwork> networks = platform.networks().get().list(s);
+    return networks.stream().filter(n -> !n.name().equals(Names.DEFAULT)).count();
+  }
+
+  private long forwardedPorts(Sandbox s) {
+    var ovn = access.router().of(s).ovn();
+    return s.networkKind() == NetworkKind.OVN && ovn.isPresent() ? ovn.get().forwardedPorts(s) : 0;
   }
 
   private List<Sandbox> liveSandboxesOf(String owner) {
