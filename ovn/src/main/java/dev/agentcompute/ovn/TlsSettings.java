@@ -36,6 +36,16 @@ public record TlsSettings(
     return new TlsSettings(privateKey, certificate, Optional.empty(), Optional.of(serverSha256));
   }
 
+  /**
+   * Reads the files and builds the TLS context now, so that a missing or malformed PEM file is
+   * reported when the settings are loaded rather than at the first connection.
+   *
+   * @throws IllegalArgumentException naming the files and what is wrong with them
+   */
+  public void check() {
+    TlsContexts.create(this);
+  }
+
   private static String normalizeFingerprint(String hex) {
     String clean = hex.replace(":", "").toLowerCase(java.util.Locale.ROOT);
     if (clean.length() != 64) {

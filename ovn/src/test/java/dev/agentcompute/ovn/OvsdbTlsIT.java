@@ -148,13 +148,40 @@ class OvsdbTlsIT {
   }
 
   @Test
+  void createsListsAndDeletesARowThroughTheNorthboundOverTls() throws Exception {
+    String name = "ls_tls_" + Long.toHexString(System.nanoTime());
+    try (OvnNorthbound nb =
+        OvnNorthbound.connect(
+            endpoint(
+                TlsSettings.pinned(
+                    dir.resolve("client.key"),
+                    dir.resolve("client.crt"),
+                    sha256(dir.resolve("server.crt")))),
+            QUICK)) {
+      nb.transact(
+          Operation.insert("Logical_Switch")
+              .value("name", name)
+              .value("external_ids", java.util.Map.of("test", "tls")));
+      // ovsdb-server sends the monitor update before the transact reply
+      assertThat(nb.list(NbTable.LOGICAL_SWITCH)).extracting(LogicalSwitch::name).contains(name);
+      nb.transact(Operation.delete("Logical_Switch").where(Condition.eq("name", name)));
+      assertThat(nb.byName(NbTable.LOGICAL_SWITCH, name)).isEmpty();
+    }
+  }
+
+  @Test
   void refusesAServerWhoseCertificateIsNotThePinnedOne() throws Exception {
     TlsSettings wrongPin =
         TlsSettings.pinned(
             dir.resolve("client.key"), dir.resolve("client.crt"), sha256(dir.resolve("ca.crt")));
     assertThatThrownBy(() -> OvsdbClient.connect(endpoint(wrongPin), shortConnect()))
         .isInstanceOf(OvsdbConnectionException.class)
-        .hasMessageContaining("ssl:127.0.0.1");
+        .hasMessageContaining("ssl:127.0.0.1")
+        .hasMessageContaining(
+            "server certificate SHA-256 "
+                + sha256(dir.resolve("server.crt")).replace(":", "").toLowerCase()
+                + " is not the pinned "
+                + sha256(dir.resolve("ca.crt")).replace(":", "").toLowerCase());
   }
 
   @Test

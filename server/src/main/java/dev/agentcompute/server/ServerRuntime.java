@@ -129,6 +129,14 @@ public final class ServerRuntime {
         loaded.shortDigest(),
         "commit",
         loaded.gitCommit().orElse("none"));
+    if (loaded.config().network().protectedRanges().isEmpty()) {
+      // No default: the original's ranges were its own site's, and would protect nothing here.
+      LOG.warn(
+          "network.protected_ranges is empty: sandbox networks may reach every address this host"
+              + " routes to; list this site's management and out-of-band ranges",
+          "docs",
+          "docs/operations.md#onboarding-a-cluster");
+    }
 
     ServerMetrics metrics = ServerMetrics.create();
     Version version = Version.current();

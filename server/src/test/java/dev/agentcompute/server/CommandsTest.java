@@ -57,7 +57,7 @@ class CommandsTest {
     Path bad = dir.resolve("bad.toml");
     Files.writeString(
         bad,
-        "[incus]\npool = \"p\"\n[sandbox]\ndefault_ttl_minutes = 0\n"
+        "[incus]\npool = \"p\"\novn_uplink = \"u\"\n[sandbox]\ndefault_ttl_minutes = 0\n"
             + "max_ttl_minutes = -5\n[screenshots]\nbase_url = \"ftp://h/\"\n");
     assertThat(run(Map.of("AGENTCOMPUTE_CONFIG", bad.toString()), "validate")).isEqualTo(1);
     assertThat(stderr().lines().toList())

@@ -54,7 +54,7 @@ class MacServerIT {
     Files.writeString(
         config,
         """
-        incus: {url: "unix://%s", pool: default, host: none}
+        incus: {url: "unix://%s", pool: default, host: none, ovn_uplink: ovn-uplink}
         sandbox: {default_ttl_minutes: 30, max_ttl_minutes: 120, pin_identities: [local]}
         images_file: %s
         screenshots: {base_url: "http://127.0.0.1:8081"}

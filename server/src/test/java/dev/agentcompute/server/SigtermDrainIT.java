@@ -56,7 +56,7 @@ class SigtermDrainIT {
     Files.writeString(
         config,
         """
-        incus: {url: "unix://%s", pool: default, host: none}
+        incus: {url: "unix://%s", pool: default, host: none, ovn_uplink: ovn-uplink}
         sandbox: {default_ttl_minutes: 30, max_ttl_minutes: 120}
         screenshots: {base_url: "http://127.0.0.1:8081"}
         http: {drain_timeout_seconds: 120}
@@ -86,7 +86,8 @@ class SigtermDrainIT {
                 null,
                 """
                 {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18",
-                 "capabilities":{},"clientInfo":{"name":"drain","version":"0"}}}"""),
+                 "capabilities":{},"clientInfo":{"name":"drain","version":"0"}}}\
+                """),
             HttpResponse.BodyHandlers.ofString());
     assertThat(init.statusCode()).isEqualTo(200);
     String session = init.headers().firstValue("Mcp-Session-Id").orElseThrow();

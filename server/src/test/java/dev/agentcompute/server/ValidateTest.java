@@ -35,7 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ValidateTest {
   private static final String SHOTS = "screenshots: {base_url: \"http://127.0.0.1:8081\"}\n";
-  private static final String LOCAL = "incus: {remote: local, pool: default}\n";
+  private static final String LOCAL =
+      "incus: {remote: local, pool: default, ovn_uplink: uplink0}\n";
 
   @TempDir Path dir;
   private final Map<String, String> env = new HashMap<>();
@@ -101,7 +102,10 @@ class ValidateTest {
   @Test
   void anHttpsUrlWithoutClientCertificateOrKeyIsRefusedAsAtStartup() throws IOException {
     Path file =
-        write("a.yaml", "incus: {url: \"https://127.0.0.1:8443\", pool: default}\n" + SHOTS);
+        write(
+            "a.yaml",
+            "incus: {url: \"https://127.0.0.1:8443\", pool: default, ovn_uplink: uplink0}\n"
+                + SHOTS);
     List<String> problems = refused(file);
     assertThat(problems)
         .singleElement()
@@ -118,8 +122,8 @@ class ValidateTest {
     Path file =
         write(
             "g.yaml",
-            "incus: {url: \"https://127.0.0.1:8443\", pool: default, client_cert: c.crt,"
-                + " client_key: c.key}\n"
+            "incus: {url: \"https://127.0.0.1:8443\", pool: default, ovn_uplink: uplink0,"
+                + " client_cert: c.crt, client_key: c.key}\n"
                 + SHOTS);
     assertThat(refused(file))
         .singleElement()
@@ -134,7 +138,9 @@ class ValidateTest {
     pem("one.crt", one.certificatePem());
     pem("one.key", one.privateKeyPem());
     pem("two.key", two.privateKeyPem());
-    String incus = "incus: {url: \"https://127.0.0.1:8443\", pool: default, client_cert: one.crt,";
+    String incus =
+        "incus: {url: \"https://127.0.0.1:8443\", pool: default, ovn_uplink: uplink0, client_cert:"
+            + " one.crt,";
     Path mismatched = write("m.yaml", incus + " client_key: two.key}\n" + SHOTS);
     assertThat(refused(mismatched))
         .containsExactly(
@@ -159,7 +165,8 @@ class ValidateTest {
         "default-remote: local\nremotes:\n  local: {addr: \"unix://\"}\n"
             + "  lab: {addr: \"unix:///run/incus/unix.socket\"}\n");
     env.put("INCUS_CONF", conf.toString());
-    Path file = write("r.yaml", "incus: {remote: labb, pool: default}\n" + SHOTS);
+    Path file =
+        write("r.yaml", "incus: {remote: labb, pool: default, ovn_uplink: uplink0}\n" + SHOTS);
     List<String> problems = refused(file);
     assertThat(problems)
         .containsExactly(
@@ -167,12 +174,16 @@ class ValidateTest {
                 + conf.resolve("config.yml")
                 + " (its remotes: local, lab)");
     assertThat(startupRefuses(file)).isEqualTo(problems);
-    valid(write("lab.yaml", "incus: {remote: lab, pool: default}\n" + SHOTS));
+    valid(write("lab.yaml", "incus: {remote: lab, pool: default, ovn_uplink: uplink0}\n" + SHOTS));
   }
 
   @Test
   void aRemoteWithoutAnIncusCliConfigurationIsRefused() throws IOException {
-    assertThat(refused(write("n.yaml", "incus: {remote: lab, pool: default}\n" + SHOTS)))
+    assertThat(
+            refused(
+                write(
+                    "n.yaml",
+                    "incus: {remote: lab, pool: default, ovn_uplink: uplink0}\n" + SHOTS)))
         .containsExactly(
             "incus.remote \"lab\": cannot read the Incus CLI configuration "
                 + dir.resolve("no-incus-conf/config.yml"));
@@ -246,7 +257,7 @@ class ValidateTest {
     Path file =
         write(
             "all.yaml",
-            "incus: {url: \"https://h:8443\", pool: default}\n"
+            "incus: {url: \"https://h:8443\", pool: default, ovn_uplink: uplink0}\n"
                 + "screenshots: {base_url: \"http://127.0.0.1:8081\", listen: notaport}\n"
                 + "sandbox: {confirm: [sandbox.delet]}\n");
     assertThat(refused(file)).hasSize(3);

@@ -13,7 +13,8 @@ import java.util.function.Consumer;
 /**
  * Everything the compute capabilities need from the server's configuration. What the original
  * hard-coded for its site (uplink, OVN range, protected ranges, default member) is configuration
- * here; {@link #defaults()} gives values that work on a single standalone incusd.
+ * here, with no default: {@link #defaults()} gives values that work on a single standalone incusd
+ * and names none of a site's networks (no uplink, no forward range, no protected range).
  *
  * @param ttl sandbox TTL default and maximum
  * @param pinIdentities subject IDs allowed to pin and unpin (empty disables pinning)
@@ -24,8 +25,10 @@ import java.util.function.Consumer;
  * @param catalogFile path of {@code images/catalog.yaml}
  * @param bridgeSubnets pool that every sandbox network (bridge or OVN) without an explicit cidr
  *     takes a block from
- * @param ovnUplink uplink network of OVN networks
- * @param ovnRanges external addresses for OVN forwards (CIDR or {@code A-B})
+ * @param ovnUplink uplink network of OVN networks ({@code ""}: none, OVN networks with NAT are
+ *     refused)
+ * @param ovnRanges external addresses for OVN forwards (CIDR or {@code A-B}; {@code ""}: none,
+ *     forwards are refused)
  * @param protectedRanges management and OOB ranges agents may never allow traffic to
  * @param reaperInterval time between reaper scans
  * @param reaperLease how long a server's reaper lease lasts without renewal (several servers on one
@@ -73,7 +76,10 @@ public record ComputeConfig(
     }
   }
 
-  /** Defaults: TTL 240/1440 min, no pin identities, bridge fabric, 10.210.0.0/16 in /24s. */
+  /**
+   * Defaults: TTL 240/1440 min, no pin identities, bridge fabric, 10.210.0.0/16 in /24s, and none
+   * of a site's networks.
+   */
   public static ComputeConfig defaults() {
     return new ComputeConfig(
         new TtlPolicy(Duration.ofMinutes(240), Duration.ofMinutes(1440)),
@@ -84,11 +90,9 @@ public record ComputeConfig(
         "default",
         Path.of("images/catalog.yaml"),
         SubnetPool.parse("10.210.0.0/16", 24),
-        "uplink",
         "",
-        List.of(
-            Ipv4Cidr.parse("10.10.10.0/24").orElseThrow(),
-            Ipv4Cidr.parse("10.10.70.0/24").orElseThrow()),
+        "",
+        List.of(),
         Duration.ofSeconds(30),
         Duration.ofSeconds(90),
         false,

@@ -3,6 +3,7 @@ package dev.agentcompute.capabilities.incus;
 import dev.agentcompute.capabilities.config.ComputeConfig;
 import dev.agentcompute.capabilities.model.BackendException;
 import dev.agentcompute.capabilities.model.BackendException.Kind;
+import dev.agentcompute.capabilities.model.Errors;
 import dev.agentcompute.capabilities.model.NetworkKind;
 import dev.agentcompute.capabilities.model.NetworkPlan;
 import dev.agentcompute.capabilities.model.Sandbox;
@@ -88,6 +89,9 @@ final class IncusSandboxStore implements SandboxStore {
    * allowed.
    */
   private void createOvn(Sandbox sandbox) {
+    if (config.ovnUplink().isBlank()) {
+      throw Errors.noOvnUplink(); // before the project exists: nothing to undo
+    }
     Map<String, String> cfg = Meta.restrictedProject();
     cfg.putAll(limits());
     cfg.put("features.networks", "true");

@@ -3,6 +3,7 @@ package dev.agentcompute.capabilities.incus;
 import dev.agentcompute.capabilities.model.AddressRange;
 import dev.agentcompute.capabilities.model.BackendException;
 import dev.agentcompute.capabilities.model.BackendException.Kind;
+import dev.agentcompute.capabilities.model.Errors;
 import dev.agentcompute.capabilities.model.Ipv4Cidr;
 import dev.agentcompute.capabilities.model.PortForward;
 import dev.agentcompute.incus.IncusClient;
@@ -74,6 +75,9 @@ final class OvnForwards {
       ports.add(rule);
       project.networks().updateForward(network, first.withPorts(ports));
       return new PortForward(first.listenAddress(), listenPort);
+    }
+    if (ranges.isBlank()) {
+      throw Errors.noOvnRanges();
     }
     AddressRange range =
         AddressRange.parse(ranges)

@@ -65,6 +65,9 @@ final class OvnNetworks {
     if (existing.isPresent()) {
       return adopt(sandbox, spec, routerAddress, existing.get());
     }
+    if (spec.nat() && uplink.isBlank()) {
+      throw Errors.noOvnUplink();
+    }
     if (!routerAddress.isEmpty()) {
       requireOffUplink(spec.cidr(), routerAddress);
     }
@@ -164,7 +167,8 @@ final class OvnNetworks {
         // the spec's key.
         String key = entry.getKey().equals(Meta.PREFIX + "dns") ? "dns.mode" : entry.getKey();
         throw Errors.of(
-            "network \"%s\" already exists with a different %s setting; delete it before recreating it",
+            "network \"%s\" already exists with a different %s setting; delete it before recreating"
+                + " it",
             spec.name(), key);
       }
     }

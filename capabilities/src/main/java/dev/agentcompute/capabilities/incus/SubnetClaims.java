@@ -158,6 +158,9 @@ final class SubnetClaims {
    */
   private List<Ipv4Cidr> usedSubnets(Claimant self) {
     List<Ipv4Cidr> used = allocatedSubnets(self);
+    if (uplink.isBlank()) {
+      return used; // no OVN uplink at this site
+    }
     try {
       Map<String, String> cfg = networks.get(uplink).config();
       for (String key : List.of("ipv4.gateway", "ipv4.routes", "ipv4.address")) {

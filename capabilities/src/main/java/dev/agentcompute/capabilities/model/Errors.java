@@ -13,6 +13,24 @@ public final class Errors {
     return new AgentFacingException(String.format(format, args));
   }
 
+  /**
+   * An OVN network with NAT, or an OVN sandbox, on a server whose site has no uplink configured
+   * (the uplink is a site's own network, so it has no default).
+   */
+  public static AgentFacingException noOvnUplink() {
+    return of(
+        "OVN networks with nat need the site's uplink network, and this server has none"
+            + " (incus.ovn_uplink): create the network with nat=false, or ask the operator to"
+            + " configure it");
+  }
+
+  /** net.forward on a server whose site has no range of forward addresses configured. */
+  public static AgentFacingException noOvnRanges() {
+    return of(
+        "net.forward needs the site's forward addresses, and this server has none"
+            + " (incus.ovn_ranges): ask the operator to configure them");
+  }
+
   public static AgentFacingException invalidName(String name) {
     return of("invalid name \"%s\"", name);
   }

@@ -58,6 +58,12 @@ class OvnFabricIT {
   private static final String UPLINK = OvnTestStack.UPLINK;
   private static final String OPERATOR = "operator";
 
+  /** This test's site: a management and an out-of-band range (the original's, as test data). */
+  private static final List<Ipv4Cidr> SITE_PROTECTED =
+      List.of(
+          Ipv4Cidr.parse("10.10.10.0/24").orElseThrow(),
+          Ipv4Cidr.parse("10.10.70.0/24").orElseThrow());
+
   private static IncusClient incus;
   private static OvnNorthbound northbound;
   private static ComputeRuntime runtime;
@@ -89,7 +95,7 @@ class OvnFabricIT {
     sideCidr = "10.212." + x + ".0/24";
     isoCidr = "10.212." + (x + 1) + ".0/24";
     vaultCidr = "10.212." + (x + 2) + ".0/24";
-    List<Ipv4Cidr> protectedRanges = new ArrayList<>(ComputeConfig.defaults().protectedRanges());
+    List<Ipv4Cidr> protectedRanges = new ArrayList<>(SITE_PROTECTED);
     protectedRanges.add(Ipv4Cidr.parse(vaultCidr).orElseThrow());
     ComputeConfig config =
         IncusHarness.config()
@@ -254,7 +260,8 @@ class OvnFabricIT {
         () ->
             service.createNetwork(
                 a, new NetworkPlan("side", NetworkKind.OVN, sideCidr, true, false, true)),
-        "network \"side\" already exists with a different network setting; delete it before recreating it");
+        "network \"side\" already exists with a different network setting; delete it before"
+            + " recreating it");
     assertThat(service.listNetworks(a))
         .extracting(SandboxNetwork::name)
         .containsExactlyInAnyOrder("default", "side");
@@ -324,10 +331,7 @@ class OvnFabricIT {
         "cidr \"" + vaultCidr + "\" overlaps the protected range " + vaultCidr);
     try (ComputeRuntime operator =
         ComputeRuntime.prepare(
-            runtime
-                .compute()
-                .config()
-                .withProtectedRanges(ComputeConfig.defaults().protectedRanges()),
+            runtime.compute().config().withProtectedRanges(SITE_PROTECTED),
             List.of(IncusPlatform.over(incus, runtime.compute().config(), northbound).platform()),
             java.time.Clock.systemUTC())) {
       new ComputeCalls(operator)
@@ -443,7 +447,8 @@ class OvnFabricIT {
     String agentGroup = groupOf(inspection, "agent");
     assertThat(aclNumber(baselineGroup))
         .as(
-            "the rows labelled baseline are on the re-made, so higher-numbered, baseline port group")
+            "the rows labelled baseline are on the re-made, so higher-numbered, baseline port"
+                + " group")
         .isGreaterThan(aclNumber(agentGroup));
     assertThat(inspection.rules())
         .filteredOn(r -> r.acl().equals("baseline"))
@@ -540,7 +545,8 @@ class OvnFabricIT {
     exec(
         a,
         "a1",
-        "setsid sh -c 'while true; do echo hello-from-a1 | nc -l -p 8080; done' </dev/null >/dev/null 2>&1 &");
+        "setsid sh -c 'while true; do echo hello-from-a1 | nc -l -p 8080; done' </dev/null"
+            + " >/dev/null 2>&1 &");
     OvnNetCapabilities.ForwardOutput forward =
         call(
             "net.forward",

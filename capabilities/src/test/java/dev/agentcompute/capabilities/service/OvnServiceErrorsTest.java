@@ -35,7 +35,12 @@ class OvnServiceErrorsTest {
   private Compute compute(NetworkKind kind) {
     return Compute.over(
         new PlatformRouter(List.of(backend.platform())),
-        ComputeConfig.defaults().withDefaultNetworkKind(kind),
+        ComputeConfig.defaults()
+            .withDefaultNetworkKind(kind)
+            .withProtectedRanges(
+                List.of(
+                    dev.agentcompute.capabilities.model.Ipv4Cidr.parse("10.10.10.0/24")
+                        .orElseThrow())),
         ImageCatalog.parse("schema_version: 1\nimages: []\n"),
         clock,
         new SplittableRandom(7));

@@ -3,7 +3,6 @@ package dev.agentcompute.server.config;
 import dev.agentcompute.capabilities.config.ComputeConfig;
 import dev.agentcompute.capabilities.model.Ipv4Cidr;
 import dev.agentcompute.capabilities.model.SubnetPool;
-import dev.agentcompute.ovn.OvsdbEndpoint;
 import dev.agentcompute.server.errors.ConfigException;
 import dev.agentcompute.server.errors.UsageException;
 import dev.agentcompute.server.observe.LogLevel;
@@ -30,8 +29,6 @@ final class ConfigValidator {
   /** The largest minute count whose nanoseconds still fit a signed 64-bit integer. */
   static final long MAX_REPRESENTABLE_TTL_MINUTES = 153_722_867;
 
-  static final String DEFAULT_OVN_UPLINK = "fast40-uplink";
-  static final String DEFAULT_OVN_RANGES = "10.10.40.64/26";
   static final String DEFAULT_IMAGES_FILE = "images/catalog.yaml";
 
   /** Where dev/setup imports the test image; the original kept its images in "image-build". */
@@ -73,7 +70,7 @@ final class ConfigValidator {
         raw.incus() != null
             ? raw.incus()
             : new RuntimeConfig.Incus(
-                null, null, null, null, null, null, null, null, null, null, null);
+                null, null, null, null, null, null, null, null, null, null, null, null);
     RuntimeConfig.Sandbox sandbox =
         raw.sandbox() != null
             ? raw.sandbox()
@@ -83,6 +80,13 @@ final class ConfigValidator {
     ServerConfig.Sandbox sandboxConfig = sandbox(sandbox, raw);
     if ("bridge".equals(sandboxConfig.defaultNetworkKind()) && blank(incus.host())) {
       problems.add("incus.host is required for bridge sandboxes");
+    }
+    if ("ovn".equals(sandboxConfig.defaultNetworkKind()) && blank(incus.ovnUplink())) {
+      // A site's uplink name is no default: the original's would name another site's network.
+      problems.add(
+          "incus.ovn_uplink is required for OVN sandboxes (sandbox.default_network_kind: ovn):"
+              + " name this site's uplink network, e.g. incus: {ovn_uplink: uplink0}"
+              + " (`incus network list` shows it), or set sandbox.default_network_kind: bridge");
     }
     Optional<ServerConfig.Lume> lume = lume(raw.lume());
     Path images = null;
@@ -146,11 +150,13 @@ final class ConfigValidator {
     if (blank(incus.pool())) {
       problems.add("incus.pool is required");
     }
-    String ranges = incus.ovnRanges() != null ? incus.ovnRanges() : DEFAULT_OVN_RANGES;
-    if (!CIDR.matcher(ranges).matches() && !RANGE.matcher(ranges).matches()) {
+    Optional<String> ranges = Optional.ofNullable(incus.ovnRanges()).filter(r -> !r.isBlank());
+    if (ranges.isPresent()
+        && !CIDR.matcher(ranges.get()).matches()
+        && !RANGE.matcher(ranges.get()).matches()) {
       problems.add(
           "incus.ovn_ranges must be an IPv4 CIDR or an A.B.C.D-E.F.G.H range, got \""
-              + ranges
+              + ranges.get()
               + "\"");
     }
     return new ServerConfig.Incus(
@@ -161,30 +167,11 @@ final class ConfigValidator {
         pemOrPath(incus.serverCert()),
         Optional.ofNullable(incus.host()).filter(s -> !s.isBlank()),
         incus.pool(),
-        incus.ovnUplink() != null && !incus.ovnUplink().isBlank()
-            ? incus.ovnUplink()
-            : DEFAULT_OVN_UPLINK,
+        Optional.ofNullable(incus.ovnUplink()).filter(s -> !s.isBlank()),
         ranges,
         blank(incus.imageProject()) ? DEFAULT_IMAGE_PROJECT : incus.imageProject(),
-        ovnNorthbound(incus.ovnNorthbound()));
-  }
-
-  /** {@code tcp:HOST:PORT} or {@code unix:PATH} (a relative path resolves like every other). */
-  private Optional<OvsdbEndpoint> ovnNorthbound(String value) {
-    if (blank(value)) {
-      return Optional.empty();
-    }
-    try {
-      String spec =
-          value.startsWith("unix:") && value.length() > 5
-              ? "unix:" + resolve(value.substring(5))
-              : value;
-      return Optional.of(OvsdbEndpoint.parse(spec));
-    } catch (IllegalArgumentException e) {
-      problems.add(
-          "incus.ovn_northbound must be tcp:HOST:PORT or unix:PATH, got \"" + value + "\"");
-      return Optional.empty();
-    }
+        NorthboundSettings.load(
+            incus.ovnNorthbound(), incus.ovnNorthboundTls(), this::resolve, problems));
   }
 
   private ServerConfig.Network network(RuntimeConfig.Network network) {

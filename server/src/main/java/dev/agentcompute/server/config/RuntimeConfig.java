@@ -135,7 +135,19 @@ public record RuntimeConfig(
       @JsonProperty("ovn_uplink") String ovnUplink,
       @JsonProperty("ovn_ranges") String ovnRanges,
       @JsonProperty("image_project") String imageProject,
-      @JsonProperty("ovn_northbound") String ovnNorthbound) {}
+      @JsonProperty("ovn_northbound") String ovnNorthbound,
+      @JsonProperty("ovn_northbound_tls") NorthboundTls ovnNorthboundTls) {}
+
+  /**
+   * The client side of an {@code ssl:} northbound connection: our certificate and key (PEM files)
+   * and how the server is trusted, by a CA ({@code ca_cert}) or by its own certificate's SHA-256
+   * ({@code server_sha256}).
+   */
+  public record NorthboundTls(
+      @JsonProperty("client_cert") String clientCert,
+      @JsonProperty("client_key") String clientKey,
+      @JsonProperty("ca_cert") String caCert,
+      @JsonProperty("server_sha256") String serverSha256) {}
 
   /** The optional macOS (Lume) backend; setting any key enables it. */
   public record Lume(

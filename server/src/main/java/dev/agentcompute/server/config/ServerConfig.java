@@ -121,7 +121,8 @@ public record ServerConfig(
 
   /**
    * Incus connection. {@code remote} and {@code url} are exclusive. Certificate fields hold either
-   * inline PEM or an absolute path.
+   * inline PEM or an absolute path. The OVN uplink and forward range are this site's own networks,
+   * so they have no defaults: absent, OVN networks with NAT and forwards are refused.
    */
   public record Incus(
       Optional<String> remote,
@@ -131,8 +132,8 @@ public record ServerConfig(
       Optional<String> serverCert,
       Optional<String> host,
       String pool,
-      String ovnUplink,
-      String ovnRanges,
+      Optional<String> ovnUplink,
+      Optional<String> ovnRanges,
       String imageProject,
       Optional<OvsdbEndpoint> ovnNorthbound) {}
 

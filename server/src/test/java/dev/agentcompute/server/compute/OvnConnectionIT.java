@@ -24,8 +24,8 @@ class OvnConnectionIT {
         Optional.empty(),
         Optional.empty(),
         "default",
-        "uplink",
-        "10.0.0.0/28",
+        Optional.of("uplink"),
+        Optional.of("10.0.0.0/28"),
         "default",
         northbound);
   }

@@ -20,7 +20,7 @@ class ToolWiringLimitsTest {
     Path file = dir.resolve("c.yaml");
     Files.writeString(
         file,
-        "incus: {remote: local, pool: default}\n"
+        "incus: {remote: local, pool: default, ovn_uplink: uplink0}\n"
             + "screenshots: {base_url: \"http://127.0.0.1:8081\"}\n"
             + extra);
     return ConfigLoader.load(file).config();

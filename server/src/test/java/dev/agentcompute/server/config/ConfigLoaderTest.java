@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 public class ConfigLoaderTest {
   public static final String MINIMAL =
       """
-      incus: {remote: local, pool: default}
+      incus: {remote: local, pool: default, ovn_uplink: uplink0}
       screenshots: {base_url: "http://127.0.0.1:8081"}
       """;
 
@@ -48,8 +48,10 @@ public class ConfigLoaderTest {
     ServerConfig c = loaded.config();
     assertThat(c.incus().remote()).contains("local");
     assertThat(c.incus().pool()).isEqualTo("default");
-    assertThat(c.incus().ovnUplink()).isEqualTo("fast40-uplink");
-    assertThat(c.incus().ovnRanges()).isEqualTo("10.10.40.64/26");
+    // a site's networks have no defaults: MINIMAL names its uplink, and no forward range is set
+    assertThat(c.incus().ovnUplink()).contains("uplink0");
+    assertThat(c.incus().ovnRanges()).isEmpty();
+    assertThat(c.network().protectedRanges()).isEmpty();
     assertThat(c.sandbox().defaultTtl()).isEqualTo(Duration.ofMinutes(240));
     assertThat(c.sandbox().maxTtl()).isEqualTo(Duration.ofMinutes(1440));
     assertThat(c.sandbox().defaultNetworkKind()).isEqualTo("ovn");
@@ -72,9 +74,9 @@ public class ConfigLoaderTest {
                 write(
                     "etc/nb.yaml",
                     """
-        incus: {remote: local, pool: default, ovn_northbound: "unix:run/ovnnb_db.sock"}
-        screenshots: {base_url: "http://127.0.0.1:8081"}
-        """))
+                    incus: {remote: local, pool: default, ovn_uplink: uplink0, ovn_northbound: "unix:run/ovnnb_db.sock"}
+                    screenshots: {base_url: "http://127.0.0.1:8081"}
+                    """))
             .config();
     assertThat(unix.incus().ovnNorthbound().orElseThrow().toString())
         .isEqualTo("unix:" + dir.resolve("etc/run/ovnnb_db.sock"));
@@ -83,9 +85,9 @@ public class ConfigLoaderTest {
                 write(
                     "etc/nb2.yaml",
                     """
-        incus: {remote: local, pool: default, ovn_northbound: "tcp:127.0.0.1:6641"}
-        screenshots: {base_url: "http://127.0.0.1:8081"}
-        """))
+                    incus: {remote: local, pool: default, ovn_uplink: uplink0, ovn_northbound: "tcp:127.0.0.1:6641"}
+                    screenshots: {base_url: "http://127.0.0.1:8081"}
+                    """))
             .config();
     assertThat(tcp.incus().ovnNorthbound().orElseThrow().toString())
         .isEqualTo("tcp:127.0.0.1:6641");
@@ -98,12 +100,12 @@ public class ConfigLoaderTest {
                 write(
                     "ranges.yaml",
                     """
-        incus: {remote: local, pool: default, image_project: images}
-        network:
-          bridge_subnets: 10.77.0.0/20
-          protected_ranges: [192.0.2.0/24, 198.51.100.0/25]
-        screenshots: {base_url: "http://127.0.0.1:8081"}
-        """))
+                    incus: {remote: local, pool: default, image_project: images, ovn_uplink: uplink0}
+                    network:
+                      bridge_subnets: 10.77.0.0/20
+                      protected_ranges: [192.0.2.0/24, 198.51.100.0/25]
+                    screenshots: {base_url: "http://127.0.0.1:8081"}
+                    """))
             .config();
     assertThat(c.incus().imageProject()).isEqualTo("images");
     assertThat(c.incus().ovnNorthbound()).isEmpty();
@@ -122,7 +124,7 @@ public class ConfigLoaderTest {
   @Test
   void quotasAreConfigurationWithSafeDefaults() throws IOException {
     String base =
-        "incus: {remote: local, pool: default}\n"
+        "incus: {remote: local, pool: default, ovn_uplink: uplink0}\n"
             + "screenshots: {base_url: \"http://127.0.0.1:8081\"}\n";
     assertThat(ConfigLoader.load(write("q0.yaml", base)).config().sandbox().quotas())
         .isEqualTo(dev.agentcompute.capabilities.config.Quotas.defaults());
@@ -132,14 +134,14 @@ public class ConfigLoaderTest {
                     "q1.yaml",
                     base
                         + """
-        instance: {max_cpus: 2, max_memory_mb: 2048, max_disk_gb: 20, processes: 500}
-        sandbox:
-          max_per_identity: 3
-          max_lifetime_minutes: 2880
-          limits: {instances: 4, cpus: 4, memory_mb: 4096, networks: 2, disk_gb: 40, processes: 800}
-          identity_limits: {instances: 6, networks: 5, forwards: 7, screenshot_mb: 8}
-        codemode: {max_slots_per_identity: 2}
-        """))
+                        instance: {max_cpus: 2, max_memory_mb: 2048, max_disk_gb: 20, processes: 500}
+                        sandbox:
+                          max_per_identity: 3
+                          max_lifetime_minutes: 2880
+                          limits: {instances: 4, cpus: 4, memory_mb: 4096, networks: 2, disk_gb: 40, processes: 800}
+                          identity_limits: {instances: 6, networks: 5, forwards: 7, screenshot_mb: 8}
+                        codemode: {max_slots_per_identity: 2}
+                        """))
             .config();
     assertThat(ComputeWiring.computeConfig(c).isolation())
         .isEqualTo(dev.agentcompute.capabilities.config.Isolation.shared());
@@ -183,29 +185,30 @@ public class ConfigLoaderTest {
                 write(
                     "a.yml",
                     """
-        incus: {remote: nas01, pool: data}
-        sandbox: {default_ttl_minutes: 60, max_ttl_minutes: 120, default_network_kind: ovn, pin_identities: [omp]}
-        images_file: ../images/catalog.yaml
-        screenshots: {base_url: http://127.0.0.1:8081}
-        """))
+                    incus: {remote: nas01, pool: data, ovn_uplink: uplink0}
+                    sandbox: {default_ttl_minutes: 60, max_ttl_minutes: 120, default_network_kind: ovn, pin_identities: [omp]}
+                    images_file: ../images/catalog.yaml
+                    screenshots: {base_url: http://127.0.0.1:8081}
+                    """))
             .config();
     ServerConfig toml =
         ConfigLoader.load(
                 write(
                     "a.toml",
                     """
-        images_file = "../images/catalog.yaml"
-        [incus]
-        remote = "nas01"
-        pool = "data"
-        [sandbox]
-        default_ttl_minutes = 60
-        max_ttl_minutes = 120
-        default_network_kind = "ovn"
-        pin_identities = ["omp"]
-        [screenshots]
-        base_url = "http://127.0.0.1:8081"
-        """))
+                    images_file = "../images/catalog.yaml"
+                    [incus]
+                    remote = "nas01"
+                    pool = "data"
+                    ovn_uplink = "uplink0"
+                    [sandbox]
+                    default_ttl_minutes = 60
+                    max_ttl_minutes = 120
+                    default_network_kind = "ovn"
+                    pin_identities = ["omp"]
+                    [screenshots]
+                    base_url = "http://127.0.0.1:8081"
+                    """))
             .config();
     assertThat(toml).isEqualTo(yaml);
     assertThat(yaml.sandbox().pinIdentities()).containsExactly("omp");
@@ -220,20 +223,21 @@ public class ConfigLoaderTest {
                 write(
                     "conf/x.yaml",
                     """
-        incus:
-          url: https://incus.example:8443
-          client_cert: certs/client.crt
-          client_key: /abs/client.key
-          server_cert: "-----BEGIN CERTIFICATE-----\\nMIIB\\n-----END CERTIFICATE-----"
-          pool: data
-        lume:
-          host: mac01:22
-          identity_file: keys/id
-          known_hosts_file: keys/known
-          guest_known_hosts_file: keys/guest_known
-          guest_keys: {"macos/tahoe/desktop": keys/guest}
-        screenshots: {base_url: "https://shots.example/base", dir: /var/tmp/s}
-        """))
+                    incus:
+                      url: https://incus.example:8443
+                      client_cert: certs/client.crt
+                      client_key: /abs/client.key
+                      server_cert: "-----BEGIN CERTIFICATE-----\\nMIIB\\n-----END CERTIFICATE-----"
+                      pool: data
+                      ovn_uplink: uplink0
+                    lume:
+                      host: mac01:22
+                      identity_file: keys/id
+                      known_hosts_file: keys/known
+                      guest_known_hosts_file: keys/guest_known
+                      guest_keys: {"macos/tahoe/desktop": keys/guest}
+                    screenshots: {base_url: "https://shots.example/base", dir: /var/tmp/s}
+                    """))
             .config();
     assertThat(c.incus().url()).contains(URI.create("https://incus.example:8443"));
     assertThat(c.incus().clientCert()).contains(dir.resolve("conf/certs/client.crt").toString());
@@ -253,9 +257,9 @@ public class ConfigLoaderTest {
                 write(
                     "u.yaml",
                     """
-        incus: {url: "unix:///run/incus/unix.socket", pool: default}
-        screenshots: {base_url: "http://localhost:1"}
-        """))
+                    incus: {url: "unix:///run/incus/unix.socket", pool: default, ovn_uplink: uplink0}
+                    screenshots: {base_url: "http://localhost:1"}
+                    """))
             .config();
     assertThat(c.incus().url()).contains(URI.create("unix:///run/incus/unix.socket"));
   }
@@ -270,11 +274,11 @@ public class ConfigLoaderTest {
             failure(
                     "k.toml",
                     """
-        [incus]
-        remote = "a"
-        pool = "b"
-        colour = "blue"
-        """)
+                    [incus]
+                    remote = "a"
+                    pool = "b"
+                    colour = "blue"
+                    """)
                 .getMessage())
         .startsWith("decode configuration: unknown key \"incus.colour\"");
   }
@@ -314,38 +318,93 @@ public class ConfigLoaderTest {
   @CsvSource(
       delimiter = '|',
       value = {
-        "incus: {pool: p}                          | ''                                     | configure exactly one of incus.remote and incus.url",
-        "incus: {remote: r, url: 'https://h', pool: p} | ''                                 | configure exactly one of incus.remote and incus.url",
-        "incus: {remote: r}                        | ''                                     | incus.pool is required",
-        "incus: {remote: r, pool: p}               | 'sandbox: {default_network_kind: bridge}' | incus.host is required for bridge sandboxes",
-        "incus: {remote: r, pool: p}               | 'sandbox: {default_network_kind: vxlan}'  | sandbox.default_network_kind must be bridge or ovn",
-        "incus: {remote: r, pool: p}               | 'sandbox: {default_ttl_minutes: -1}'      | sandbox TTL minutes must be positive, representable durations with default <= maximum",
-        "incus: {remote: r, pool: p}               | 'sandbox: {default_ttl_minutes: 500, max_ttl_minutes: 400}' | sandbox TTL minutes must be positive, representable durations with default <= maximum",
-        "incus: {remote: r, pool: p}               | 'sandbox: {max_ttl_minutes: 153722868}'   | sandbox TTL minutes must be positive, representable durations with default <= maximum",
-        "incus: {remote: r, pool: p}               | 'images_file: \"\"'                        | images_file must not be empty",
-        "incus: {remote: r, pool: p}               | 'lume: {identity_file: a, known_hosts_file: b, guest_known_hosts_file: c}' | lume.host is required",
-        "incus: {remote: r, pool: p}               | 'lume: {host: m, known_hosts_file: b, guest_known_hosts_file: c}' | lume.identity_file is required",
-        "incus: {remote: r, pool: p}               | 'lume: {host: m, identity_file: a, guest_known_hosts_file: c}' | lume.known_hosts_file is required",
-        "incus: {remote: r, pool: p}               | 'lume: {host: m, identity_file: a, known_hosts_file: b}' | lume.guest_known_hosts_file is required",
-        "incus: {remote: r, pool: p}               | 'incus_extra: 1' | decode configuration: unknown key \"incus_extra\"",
-        "incus: {remote: r, pool: p, ovn_northbound: 'ssl:h:6641'} | '' | incus.ovn_northbound must be tcp:HOST:PORT or unix:PATH, got \"ssl:h:6641\"",
-        "incus: {remote: r, pool: p}               | 'network: {bridge_subnets: 10.1.2.0/25}' | network.bridge_subnets must be an IPv4 CIDR of /24 or larger, got \"10.1.2.0/25\"",
-        "incus: {remote: r, pool: p}               | 'network: {bridge_subnets: auto}' | network.bridge_subnets must be an IPv4 CIDR of /24 or larger, got \"auto\"",
-        "incus: {remote: r, pool: p}               | 'network: {protected_ranges: [10.0.0.0/8, 10.1.1.1]}' | network.protected_ranges entries must be IPv4 CIDRs, got \"10.1.1.1\"",
-        "incus: {remote: r, pool: p}               | 'instance: {max_cpus: 0}' | instance.max_cpus must be between 1 and 256, got 0",
-        "incus: {remote: r, pool: p}               | 'instance: {processes: -5}' | instance.processes must be between 1 and 4194304, got -5",
-        "incus: {remote: r, pool: p}               | 'instance: {max_memory_mbs: 5}' | decode configuration: unknown key \"instance.max_memory_mbs\"",
-        "incus: {remote: r, pool: p}               | 'sandbox: {max_per_identity: 0}' | sandbox.max_per_identity must be between 1 and 100000, got 0",
-        "incus: {remote: r, pool: p}               | 'sandbox: {max_ttl_minutes: 600, max_lifetime_minutes: 300}' | sandbox.max_lifetime_minutes (300) must be at least sandbox.max_ttl_minutes (600)",
-        "incus: {remote: r, pool: p}               | 'sandbox: {limits: {cpus: 2}}' | sandbox.limits.cpus (2) must be at least instance.max_cpus (4)",
-        "incus: {remote: r, pool: p}               | 'sandbox: {identity_limits: {instances: 0}}' | sandbox.identity_limits.instances must be between 1 and 100000, got 0",
-        "incus: {remote: r, pool: p}               | 'sandbox: {identity_limits: {screenshot_mb: 129}}' | sandbox.identity_limits.screenshot_mb must be between 1 and 128, got 129",
-        "incus: {remote: r, pool: p}               | 'sandbox: {identity_limits: {instance: 3}}' | decode configuration: unknown key \"sandbox.identity_limits.instance\"",
-        "incus: {remote: r, pool: p}               | 'sandbox: {limits: {disk_gb: 100}}' | sandbox.limits.disk_gb (100) must be at least instance.max_disk_gb (128)",
-        "incus: {remote: r, pool: p}               | 'sandbox: {limits: {processes: 10}}' | sandbox.limits.processes (10) must be at least instance.processes (1000)",
-        "incus: {remote: r, pool: p}               | 'codemode: {max_slots_per_identity: 9}' | codemode.max_slots_per_identity must be between 1 and 8 (the server's execution slots), got 9",
-        "incus: {remote: r, pool: p}               | 'sandbox: {access: mine}' | sandbox.access must be all or owner, got \"mine\"",
-        "incus: {remote: r, pool: p}               | 'sandbox: {access: owner, operators: [\"\"]}' | sandbox.operators entries must be identities, got an empty one",
+        "incus: {pool: p}                          | ''                                     |"
+            + " configure exactly one of incus.remote and incus.url",
+        "incus: {remote: r, url: 'https://h', pool: p} | ''                                 |"
+            + " configure exactly one of incus.remote and incus.url",
+        "incus: {remote: r}                        | ''                                     |"
+            + " incus.pool is required",
+        "incus: {remote: r, pool: p}               | 'sandbox: {default_network_kind: bridge}' |"
+            + " incus.host is required for bridge sandboxes",
+        "incus: {remote: r, pool: p}               | 'sandbox: {default_network_kind: vxlan}'  |"
+            + " sandbox.default_network_kind must be bridge or ovn",
+        "incus: {remote: r, pool: p}               | 'sandbox: {default_ttl_minutes: -1}'      |"
+            + " sandbox TTL minutes must be positive, representable durations with default <="
+            + " maximum",
+        "incus: {remote: r, pool: p}               | 'sandbox: {default_ttl_minutes: 500,"
+            + " max_ttl_minutes: 400}' | sandbox TTL minutes must be positive, representable"
+            + " durations with default <= maximum",
+        "incus: {remote: r, pool: p}               | 'sandbox: {max_ttl_minutes: 153722868}'   |"
+            + " sandbox TTL minutes must be positive, representable durations with default <="
+            + " maximum",
+        "incus: {remote: r, pool: p}               | 'images_file: \"\"'                        |"
+            + " images_file must not be empty",
+        "incus: {remote: r, pool: p}               | 'lume: {identity_file: a, known_hosts_file: b,"
+            + " guest_known_hosts_file: c}' | lume.host is required",
+        "incus: {remote: r, pool: p}               | 'lume: {host: m, known_hosts_file: b,"
+            + " guest_known_hosts_file: c}' | lume.identity_file is required",
+        "incus: {remote: r, pool: p}               | 'lume: {host: m, identity_file: a,"
+            + " guest_known_hosts_file: c}' | lume.known_hosts_file is required",
+        "incus: {remote: r, pool: p}               | 'lume: {host: m, identity_file: a,"
+            + " known_hosts_file: b}' | lume.guest_known_hosts_file is required",
+        "incus: {remote: r, pool: p}               | 'incus_extra: 1' | decode configuration:"
+            + " unknown key \"incus_extra\"",
+        "incus: {remote: r, pool: p, ovn_northbound: 'ssl:h:6641'} | '' | incus.ovn_northbound"
+            + " \"ssl:h:6641\" needs incus.ovn_northbound_tls {client_cert, client_key, and ca_cert"
+            + " or server_sha256}",
+        "incus: {remote: r, pool: p, ovn_northbound: 'ssl:h'} | '' | incus.ovn_northbound must be"
+            + " tcp:HOST:PORT, ssl:HOST:PORT or unix:PATH, got \"ssl:h\"",
+        "incus: {remote: r, pool: p, ovn_northbound: 'udp:h:1'} | '' | incus.ovn_northbound must be"
+            + " tcp:HOST:PORT, ssl:HOST:PORT or unix:PATH, got \"udp:h:1\"",
+        "incus: {remote: r, pool: p, ovn_northbound_tls: {ca_cert: ca.pem}} | '' |"
+            + " incus.ovn_northbound_tls is set but incus.ovn_northbound is not: set"
+            + " incus.ovn_northbound: \"ssl:HOST:PORT\" or remove the block",
+        "incus: {remote: r, pool: p, ovn_northbound: 'tcp:h:6641', ovn_northbound_tls: {ca_cert:"
+            + " ca.pem}} | '' | incus.ovn_northbound_tls is only for ssl: connections, but"
+            + " incus.ovn_northbound is \"tcp:h:6641\": use ssl:HOST:PORT or remove the block",
+        "incus: {remote: r, pool: p}               | 'sandbox: {default_network_kind: ovn}' |"
+            + " incus.ovn_uplink is required for OVN sandboxes (sandbox.default_network_kind: ovn):"
+            + " name this site's uplink network, e.g. incus: {ovn_uplink: uplink0} (`incus network"
+            + " list` shows it), or set sandbox.default_network_kind: bridge",
+        "incus: {remote: r, pool: p, ovn_uplink: u, ovn_ranges: 10.1.2.3} | '' | incus.ovn_ranges"
+            + " must be an IPv4 CIDR or an A.B.C.D-E.F.G.H range, got \"10.1.2.3\"",
+        "incus: {remote: r, pool: p}               | 'network: {bridge_subnets: 10.1.2.0/25}' |"
+            + " network.bridge_subnets must be an IPv4 CIDR of /24 or larger, got \"10.1.2.0/25\"",
+        "incus: {remote: r, pool: p}               | 'network: {bridge_subnets: auto}' |"
+            + " network.bridge_subnets must be an IPv4 CIDR of /24 or larger, got \"auto\"",
+        "incus: {remote: r, pool: p}               | 'network: {protected_ranges: [10.0.0.0/8,"
+            + " 10.1.1.1]}' | network.protected_ranges entries must be IPv4 CIDRs, got"
+            + " \"10.1.1.1\"",
+        "incus: {remote: r, pool: p}               | 'instance: {max_cpus: 0}' | instance.max_cpus"
+            + " must be between 1 and 256, got 0",
+        "incus: {remote: r, pool: p}               | 'instance: {processes: -5}' |"
+            + " instance.processes must be between 1 and 4194304, got -5",
+        "incus: {remote: r, pool: p}               | 'instance: {max_memory_mbs: 5}' | decode"
+            + " configuration: unknown key \"instance.max_memory_mbs\"",
+        "incus: {remote: r, pool: p}               | 'sandbox: {max_per_identity: 0}' |"
+            + " sandbox.max_per_identity must be between 1 and 100000, got 0",
+        "incus: {remote: r, pool: p}               | 'sandbox: {max_ttl_minutes: 600,"
+            + " max_lifetime_minutes: 300}' | sandbox.max_lifetime_minutes (300) must be at least"
+            + " sandbox.max_ttl_minutes (600)",
+        "incus: {remote: r, pool: p}               | 'sandbox: {limits: {cpus: 2}}' |"
+            + " sandbox.limits.cpus (2) must be at least instance.max_cpus (4)",
+        "incus: {remote: r, pool: p}               | 'sandbox: {identity_limits: {instances: 0}}' |"
+            + " sandbox.identity_limits.instances must be between 1 and 100000, got 0",
+        "incus: {remote: r, pool: p}               | 'sandbox: {identity_limits: {screenshot_mb:"
+            + " 129}}' | sandbox.identity_limits.screenshot_mb must be between 1 and 128, got 129",
+        "incus: {remote: r, pool: p}               | 'sandbox: {identity_limits: {instance: 3}}' |"
+            + " decode configuration: unknown key \"sandbox.identity_limits.instance\"",
+        "incus: {remote: r, pool: p}               | 'sandbox: {limits: {disk_gb: 100}}' |"
+            + " sandbox.limits.disk_gb (100) must be at least instance.max_disk_gb (128)",
+        "incus: {remote: r, pool: p}               | 'sandbox: {limits: {processes: 10}}' |"
+            + " sandbox.limits.processes (10) must be at least instance.processes (1000)",
+        "incus: {remote: r, pool: p}               | 'codemode: {max_slots_per_identity: 9}' |"
+            + " codemode.max_slots_per_identity must be between 1 and 8 (the server's execution"
+            + " slots), got 9",
+        "incus: {remote: r, pool: p}               | 'sandbox: {access: mine}' | sandbox.access"
+            + " must be all or owner, got \"mine\"",
+        "incus: {remote: r, pool: p}               | 'sandbox: {access: owner, operators: [\"\"]}'"
+            + " | sandbox.operators entries must be identities, got an empty one",
       })
   void validationMessages(String incus, String extra, String message) throws IOException {
     String shots = "screenshots: {base_url: 'http://127.0.0.1:8081'}\n";
@@ -355,7 +414,7 @@ public class ConfigLoaderTest {
 
   @Test
   void screenshotBaseUrlRules() throws IOException {
-    String incus = "incus: {remote: r, pool: p}\n";
+    String incus = "incus: {remote: r, pool: p, ovn_uplink: uplink0}\n";
     // Optional: without it, URLs point at the listener that serves them.
     assertThat(ConfigLoader.load(write("s1.yaml", incus)).config().screenshots().baseUrl())
         .isEmpty();

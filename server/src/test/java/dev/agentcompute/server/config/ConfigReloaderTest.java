@@ -54,7 +54,7 @@ class ConfigReloaderTest {
   private static String config(String pool, int maxTtl, String extra) {
     return "incus: {remote: local, pool: "
         + pool
-        + "}\n"
+        + ", ovn_uplink: uplink0}\n"
         + "sandbox: {max_ttl_minutes: "
         + maxTtl
         + ", pin_identities: [alice]}\n"

@@ -36,6 +36,9 @@ class DevConfigTest {
     assertThat(c.admin().isOperator("development")).isTrue();
     assertThat(c.screenshots().listen()).isEqualTo("127.0.0.1:0");
     assertThat(c.screenshots().dir()).isEqualTo(state.resolve("screenshots"));
+    // dev/ovn-stack's uplink network, named here because a site's networks have no defaults
+    assertThat(c.incus().ovnUplink()).contains("ovn-uplink");
+    assertThat(c.incus().ovnRanges()).contains("10.90.1.241-10.90.1.254");
 
     ImageCatalog catalog = ImageCatalog.load(c.imagesFile());
     assertThat(catalog.images()).extracting(CatalogImage::name).contains("busybox");
