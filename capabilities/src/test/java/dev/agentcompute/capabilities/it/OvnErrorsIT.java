@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentcompute.capabilities.ComputeRuntime;
+import dev.agentcompute.capabilities.config.ComputeConfig;
+import dev.agentcompute.capabilities.incus.IncusPlatform;
 import dev.agentcompute.capabilities.model.AgentFacingException;
 import dev.agentcompute.capabilities.model.BackendException;
+import dev.agentcompute.capabilities.model.Errors;
 import dev.agentcompute.capabilities.model.NetworkKind;
 import dev.agentcompute.capabilities.model.NetworkPlan;
 import dev.agentcompute.capabilities.model.SandboxNetwork;
@@ -14,6 +17,7 @@ import dev.agentcompute.codemode.Server;
 import dev.agentcompute.incus.IncusClient;
 import dev.agentcompute.incus.NetworkPeer;
 import dev.agentcompute.ovn.OvnNorthbound;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -103,6 +107,51 @@ class OvnErrorsIT {
         .hasMessage(text);
   }
 
+  /**
+   * A site's uplink is no default: a server without one refuses an OVN sandbox before its project
+   * exists, and an OVN network with NAT before anything is made; a network without NAT needs none.
+   */
+  @Test
+  void withoutTheSitesUplinkOvnSandboxesAndNatNetworksAreRefusedLeavingNothing() {
+    ComputeConfig noUplink = runtime.compute().config().withOvnUplink("");
+    String refusedSandbox = IncusHarness.uniqueName("itnouplink");
+    try (ComputeRuntime site =
+        ComputeRuntime.prepare(
+            noUplink,
+            List.of(IncusPlatform.over(incus, noUplink, northbound).platform()),
+            java.time.Clock.systemUTC())) {
+      ComputeCalls calls = new ComputeCalls(site);
+      assertThatThrownBy(
+              () -> calls.createSandbox(OvnTestStack.OPERATOR.id(), refusedSandbox, "", 60, false))
+          .isInstanceOf(AgentFacingException.class)
+          .hasMessage(Errors.noOvnUplink().getMessage());
+      assertThat(calls.findSandbox(refusedSandbox)).isEmpty();
+      assertThat(incus.projects().list())
+          .extracting(dev.agentcompute.incus.Project::name)
+          .doesNotContain("ac-" + refusedSandbox);
+
+      assertThatThrownBy(
+              () ->
+                  calls.createNetwork(
+                      sandbox, new NetworkPlan("nouplink", NetworkKind.OVN, "", true, true, true)))
+          .isInstanceOf(AgentFacingException.class)
+          .hasMessage(
+              "OVN networks with nat need the site's uplink network, and this server has none"
+                  + " (incus.ovn_uplink): create the network with nat=false, or ask the operator"
+                  + " to configure it");
+      assertThat(calls.listNetworks(sandbox))
+          .extracting(SandboxNetwork::name)
+          .doesNotContain("nouplink");
+
+      SandboxNetwork isolated =
+          calls.createNetwork(
+              sandbox, new NetworkPlan("nouplink", NetworkKind.OVN, "", true, false, true));
+      assertThat(incus.inProject(project).networks().get(isolated.name()).config())
+          .containsEntry("network", "none");
+      calls.deleteNetwork(sandbox, "nouplink");
+    }
+  }
+
   @Test
   void aNetworkOfAnotherKindUnderTheNameIsRefused() {
     // Incus 6.0 keeps only OVN networks in a project, so the relay makes incusd's answer say what a
@@ -156,9 +205,9 @@ class OvnErrorsIT {
               OvnTestStack.agentSees(
                   agent,
                   """
-          def main():
-              return net.peer(sandbox="%s", network="lab", peer="lab2")
-          """
+                  def main():
+                      return net.peer(sandbox="%s", network="lab", peer="lab2")
+                  """
                       .formatted(sandbox)))
           .as("a plain failure (a peer leading elsewhere)")
           .isEqualTo("capability failed");
