@@ -7,6 +7,7 @@ import dev.agentcompute.capabilities.ComputeRuntime;
 import dev.agentcompute.capabilities.adapter.CapabilityDefinition;
 import dev.agentcompute.capabilities.adapter.instance.InstanceCapabilities;
 import dev.agentcompute.capabilities.adapter.net.OvnNetCapabilities;
+import dev.agentcompute.capabilities.model.AgentFacingException;
 import dev.agentcompute.capabilities.model.BackendException;
 import dev.agentcompute.capabilities.model.Ipv4Cidr;
 import dev.agentcompute.capabilities.model.NetworkKind;
@@ -151,9 +152,9 @@ class OvnForwardsIT {
 
   private static String forwardProgram(String network, String instance, int port, int listenPort) {
     return """
-        def main():
-            return net.forward(sandbox="%s", network="%s", instance="%s", port=%d, listen_port=%d)
-        """
+    def main():
+        return net.forward(sandbox="%s", network="%s", instance="%s", port=%d, listen_port=%d)
+    """
         .formatted(sandbox, network, instance, port, listenPort);
   }
 
@@ -230,6 +231,27 @@ class OvnForwardsIT {
       assertThat(OvnTestStack.agentSees(fullAgent, forwardProgram("side", "web2", 80, 80)))
           .as("a plain failure: the agent reads no backend detail")
           .isEqualTo("capability failed");
+    }
+    assertThat(forwardsOn("side")).isEmpty();
+  }
+
+  @Test
+  @Order(2)
+  void withoutTheSitesForwardRangeTheAgentIsToldWhichSettingIsMissing() throws Exception {
+    // incus.ovn_ranges is a site's own addresses and has no default
+    try (ComputeRuntime noRange =
+            ComputeRuntime.startIncus(
+                runtime.compute().config().withOvnRanges(""), incus, northbound);
+        Server noRangeAgent = OvnTestStack.codeMode(noRange.capabilities())) {
+      String text =
+          "net.forward needs the site's forward addresses, and this server has none"
+              + " (incus.ovn_ranges): ask the operator to configure them";
+      assertThatThrownBy(
+              () -> new ComputeCalls(noRange).forward(sandbox, "side", "web2", 80, null, "tcp"))
+          .isInstanceOf(AgentFacingException.class)
+          .hasMessage(text);
+      assertThat(OvnTestStack.agentSees(noRangeAgent, forwardProgram("side", "web2", 80, 80)))
+          .isEqualTo("capability failed: " + text);
     }
     assertThat(forwardsOn("side")).isEmpty();
   }
