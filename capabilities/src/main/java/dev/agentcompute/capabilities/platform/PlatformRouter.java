@@ -90,6 +90,17 @@ public final class PlatformRouter {
     return platforms.values().stream().allMatch(Platform::ready);
   }
 
+  /** True when the platform {@code sandbox} runs on declares {@code feature}. */
+  public boolean supports(Sandbox sandbox, PlatformFeature feature) {
+    return of(sandbox).supports(feature);
+  }
+
+  /**
+   * The platform names a sandbox or image may name, configured here or not: a name outside them is
+   * refused as unknown, a known one that is not configured as unavailable.
+   */
+  public static final java.util.Set<String> KNOWN_PLATFORMS = java.util.Set.of("incus", "mac");
+
   /** The platform's network driver, or {@code unsupported on platform <p>}. */
   public NetworkDriver networks(Sandbox sandbox) {
     return of(sandbox).networks().orElseThrow(() -> Errors.unsupportedOn(sandbox.platform()));
