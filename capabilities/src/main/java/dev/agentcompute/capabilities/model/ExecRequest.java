@@ -54,10 +54,6 @@ public record ExecRequest(
     return new ExecRequest(value, env, cwd, user, stdin, timeout);
   }
 
-  public ExecRequest withEnv(Map<String, String> value) {
-    return new ExecRequest(argv, value, cwd, user, stdin, timeout);
-  }
-
   public ExecRequest withCwd(Optional<String> value) {
     return new ExecRequest(argv, env, value, user, stdin, timeout);
   }

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The platforms sandboxes run on, in lookup order, and the cross-platform rules
@@ -99,7 +100,7 @@ public final class PlatformRouter {
    * The platform names a sandbox or image may name, configured here or not: a name outside them is
    * refused as unknown, a known one that is not configured as unavailable.
    */
-  public static final java.util.Set<String> KNOWN_PLATFORMS = java.util.Set.of("incus", "mac");
+  public static final Set<String> KNOWN_PLATFORMS = Set.of("incus", "mac");
 
   /** The platform's network driver, or {@code unsupported on platform <p>}. */
   public NetworkDriver networks(Sandbox sandbox) {
