@@ -4,16 +4,13 @@ import dev.agentcompute.capabilities.model.BackendException;
 import dev.agentcompute.capabilities.model.BackendException.Kind;
 import dev.agentcompute.capabilities.model.Cancellation;
 import dev.agentcompute.incus.IncusException;
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.util.Locale;
 import java.util.concurrent.CancellationException;
 import java.util.function.Supplier;
 
 /**
  * Where incus-client's typed failures become this module's: the Incus platform hands the services
- * its ports through {@link #translating}, so every call crosses one translation and the code inside
+ * its ports through {@link IncusPorts}, so every call crosses one translation and the code inside
  * can catch {@link IncusException} subtypes (not found, conflict) where it cares and let the rest
  * fall through. A cancelled call becomes the {@link CancellationException} the service expects of a
  * cancelled caller.
@@ -55,26 +52,6 @@ final class IncusFailures {
     return "Incus did not answer within "
         + (s > 0 ? s + " s" : wait.toMillis() + " ms")
         + "; retry later";
-  }
-
-  /**
-   * {@code target} seen through its port interface, with every {@link IncusException} a method
-   * throws translated. One proxy per port instead of a wrapper per method.
-   */
-  static <T> T translating(Class<T> port, T target) {
-    InvocationHandler handler =
-        (proxy, method, args) -> {
-          try {
-            return method.invoke(target, args);
-          } catch (InvocationTargetException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof IncusException incus) {
-              throw translate(incus);
-            }
-            throw cause;
-          }
-        };
-    return port.cast(Proxy.newProxyInstance(port.getClassLoader(), new Class<?>[] {port}, handler));
   }
 
   static Kind kindOf(IncusException e) {

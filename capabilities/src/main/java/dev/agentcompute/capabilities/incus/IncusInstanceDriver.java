@@ -4,11 +4,12 @@ import dev.agentcompute.capabilities.config.ComputeConfig;
 import dev.agentcompute.capabilities.model.BackendException;
 import dev.agentcompute.capabilities.model.BackendException.Kind;
 import dev.agentcompute.capabilities.model.Cancellation;
-import dev.agentcompute.capabilities.model.CommandRequest;
-import dev.agentcompute.capabilities.model.CommandResult;
 import dev.agentcompute.capabilities.model.CommandStream;
 import dev.agentcompute.capabilities.model.ComputeLimits;
 import dev.agentcompute.capabilities.model.Errors;
+import dev.agentcompute.capabilities.model.ExecRequest;
+import dev.agentcompute.capabilities.model.ExecResult;
+import dev.agentcompute.capabilities.model.ExecUser;
 import dev.agentcompute.capabilities.model.GuestOs;
 import dev.agentcompute.capabilities.model.InstanceAction;
 import dev.agentcompute.capabilities.model.InstancePlan;
@@ -31,6 +32,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * Instances of a sandbox project: creation (image copied into the project, root disk from the
@@ -321,27 +323,26 @@ final class IncusInstanceDriver implements InstanceDriver {
    * command too).
    */
   @Override
-  public CommandResult exec(Sandbox sandbox, String name, CommandRequest request) {
-    if (request.cwd() != null && !request.cwd().isEmpty()) {
-      requireDirectory(sandbox, name, request.cwd());
-    }
-    Duration deadline = request.timeout() != null ? request.timeout() : NO_EXEC_DEADLINE;
-    dev.agentcompute.incus.ExecRequest call =
-        incusRequest(
-            request,
-            request.stdin() == null
-                ? new byte[0]
-                : request.stdin().getBytes(StandardCharsets.UTF_8),
-            deadline);
+  public ExecResult exec(Sandbox sandbox, String name, ExecRequest request) {
+    request.cwd().ifPresent(cwd -> requireDirectory(sandbox, name, cwd));
     dev.agentcompute.incus.ExecResult result;
     try {
-      result = reader.in(sandbox).instances().exec(name, call);
+      result =
+          reader
+              .in(sandbox)
+              .instances()
+              .exec(
+                  name,
+                  incusRequest(
+                      request,
+                      request.stdin().orElse("").getBytes(StandardCharsets.UTF_8),
+                      request.timeout().orElse(NO_EXEC_DEADLINE)));
     } catch (IncusException e) {
       throw execFailure(sandbox, name, e);
     }
-    boolean timedOut = result.timedOut() && request.timeout() != null;
-    return new CommandResult(
-        timedOut ? -1 : result.exitCode(),
+    boolean timedOut = result.timedOut() && request.timeout().isPresent();
+    return new ExecResult(
+        timedOut ? ExecResult.TIMED_OUT_EXIT_CODE : result.exitCode(),
         result.stdoutText(),
         result.stderrText(),
         result.stdoutTruncated(),
@@ -349,14 +350,18 @@ final class IncusInstanceDriver implements InstanceDriver {
         timedOut);
   }
 
-  /** The Incus exec of {@code request}: an empty cwd is the instance's default, no uid its own. */
+  /**
+   * The Incus exec of {@code request} (incus-client's wire record, nullable where the REST body
+   * omits a key): no cwd is the instance's default, no user its own.
+   */
   private static dev.agentcompute.incus.ExecRequest incusRequest(
-      CommandRequest request, byte[] stdin, Duration deadline) {
+      ExecRequest request, byte[] stdin, Duration deadline) {
+    OptionalInt uid = ExecUser.parse(request.user());
     return new dev.agentcompute.incus.ExecRequest(
         request.argv(),
         request.env(),
-        request.cwd() == null || request.cwd().isEmpty() ? null : request.cwd(),
-        request.uid() >= 0 ? request.uid() : null,
+        request.cwd().orElse(null),
+        uid.isPresent() ? uid.getAsInt() : null,
         stdin,
         deadline);
   }
@@ -378,7 +383,7 @@ final class IncusInstanceDriver implements InstanceDriver {
    * closed, the instance stops, or a day has passed.
    */
   @Override
-  public CommandStream openStream(Sandbox sandbox, String name, CommandRequest request) {
+  public CommandStream openStream(Sandbox sandbox, String name, ExecRequest request) {
     dev.agentcompute.incus.ExecRequest call = incusRequest(request, new byte[0], NO_EXEC_DEADLINE);
     try {
       return new IncusCommandStream(reader.in(sandbox).instances().openExec(name, call));

@@ -1,15 +1,9 @@
 package dev.agentcompute.capabilities.incus;
 
 import dev.agentcompute.capabilities.config.ComputeConfig;
-import dev.agentcompute.capabilities.platform.FileDriver;
-import dev.agentcompute.capabilities.platform.ImageDriver;
-import dev.agentcompute.capabilities.platform.InstanceDriver;
-import dev.agentcompute.capabilities.platform.NetworkDriver;
-import dev.agentcompute.capabilities.platform.OvnFabric;
 import dev.agentcompute.capabilities.platform.Platform;
+import dev.agentcompute.capabilities.platform.PlatformFeature;
 import dev.agentcompute.capabilities.platform.ReaperLease;
-import dev.agentcompute.capabilities.platform.SandboxStore;
-import dev.agentcompute.capabilities.platform.SnapshotDriver;
 import dev.agentcompute.incus.IncusClient;
 import dev.agentcompute.incus.IncusException;
 import dev.agentcompute.ovn.OvnNorthbound;
@@ -17,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The Incus platform: a sandbox is a restricted project {@code ac-<name>} whose config carries all
@@ -24,11 +19,18 @@ import java.util.Optional;
  * exactly what the previous one left. Bridge networks live in the default project under opaque
  * names and take an explicit subnet from the configured pool; OVN networks live in the project.
  * This class wires the drivers over one client; every port it hands out translates incus-client's
- * failures ({@link IncusFailures#translating}).
+ * failures once, by type ({@link IncusPorts}).
  */
 public final class IncusPlatform implements AutoCloseable {
   /** The platform name Incus sandboxes report. */
   public static final String NAME = "incus";
+
+  /**
+   * What Incus sandboxes do that others do not: a project's limits cap container processes, and a
+   * new instance is listed only inside its create operation.
+   */
+  static final Set<PlatformFeature> FEATURES =
+      Set.of(PlatformFeature.PROJECT_PROCESS_LIMITS, PlatformFeature.LISTED_AFTER_ACCEPT);
 
   /**
    * How long one background operation (image copy, instance creation, deletion) may take; the
@@ -77,30 +79,25 @@ public final class IncusPlatform implements AutoCloseable {
         new Platform(
             NAME,
             this::ready,
-            IncusFailures.translating(
-                SandboxStore.class,
+            new IncusPorts.Sandboxes(
                 new IncusSandboxStore(this.client, config, projects, bridges, ovn, mutex)),
-            IncusFailures.translating(
-                InstanceDriver.class,
+            new IncusPorts.Instances(
                 new IncusInstanceDriver(this.client, config, projects, reader, names)),
-            IncusFailures.translating(SnapshotDriver.class, new IncusSnapshotDriver(reader)),
+            new IncusPorts.Snapshots(new IncusSnapshotDriver(reader)),
+            Optional.of(new IncusPorts.Images(new IncusImageDriver(this.client, config, reader))),
             Optional.of(
-                IncusFailures.translating(
-                    ImageDriver.class, new IncusImageDriver(this.client, config, reader))),
-            Optional.of(
-                IncusFailures.translating(
-                    NetworkDriver.class,
+                new IncusPorts.Networks(
                     new IncusNetworkDriver(projects, bridges, ovn, reader, names))),
             Optional.of(
-                IncusFailures.translating(
-                    OvnFabric.class,
+                new IncusPorts.Fabric(
                     new IncusOvnFabric(
                         ovn,
                         acls,
                         new OvnForwards(this.client, config.ovnRanges(), northbound),
                         new NorthboundInspector(northbound),
                         reader))),
-            Optional.of(IncusFailures.translating(FileDriver.class, new IncusFileDriver(reader))));
+            Optional.of(new IncusPorts.Files(new IncusFileDriver(reader))),
+            FEATURES);
   }
 
   /**
@@ -141,7 +138,7 @@ public final class IncusPlatform implements AutoCloseable {
    * bridge.
    */
   public void applyBridgeBaseline() {
-    IncusFailures.translating(Runnable.class, baseline::apply).run();
+    IncusFailures.translated(baseline::apply);
   }
 
   /**
@@ -149,7 +146,7 @@ public final class IncusPlatform implements AutoCloseable {
    * (docs/reference/capabilities.md#reaper).
    */
   public ReaperLease reaperLease() {
-    return IncusFailures.translating(ReaperLease.class, new IncusReaperLease(client, mutex));
+    return new IncusPorts.Lease(new IncusReaperLease(client, mutex));
   }
 
   /** The ports the compute services call. */

@@ -31,16 +31,21 @@ final class NetworkNames {
   /**
    * Physical bridge name to logical name for this sandbox (OVN names are their own). The
    * reservations in the sandbox's project are authoritative (every bridge is reserved before it is
-   * created), so this costs one request however many networks Incus holds.
+   * created): those read with the sandbox are used, so reading its instances does not read the
+   * project again; a sandbox not read from its project costs one request.
    */
   Map<String, String> logicalByPhysical(Sandbox sandbox) {
     if (sandbox.networkKind() == NetworkKind.OVN) {
       return Map.of();
     }
+    Map<String, String> reserved =
+        sandbox
+            .stored()
+            .filter(SandboxProjects.Reservations.class::isInstance)
+            .map(stored -> ((SandboxProjects.Reservations) stored).byLogical())
+            .orElseGet(() -> projects.reservations(sandbox.name()));
     Map<String, String> result = new LinkedHashMap<>();
-    projects
-        .reservations(sandbox.name())
-        .forEach((logical, physical) -> result.put(physical, logical));
+    reserved.forEach((logical, physical) -> result.put(physical, logical));
     return result;
   }
 }

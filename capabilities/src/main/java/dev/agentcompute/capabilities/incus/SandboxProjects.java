@@ -60,7 +60,18 @@ final class SandboxProjects {
             pinned ? cfg.getOrDefault(Meta.PINNED_BY, "") : "",
             pinned ? Timestamps.parseOrEpoch(cfg.getOrDefault(Meta.PINNED_AT, "")) : null,
             ovn ? NetworkKind.OVN : NetworkKind.BRIDGE,
-            member.isEmpty() ? defaultMember : member));
+            member.isEmpty() ? defaultMember : member,
+            Optional.of(new Reservations(reservations(cfg)))));
+  }
+
+  /**
+   * The bridge reservations (logical to physical name) of the project a sandbox was read from, kept
+   * with it so reading its instances does not read the project again.
+   */
+  record Reservations(Map<String, String> byLogical) implements Sandbox.Stored {
+    Reservations {
+      byLogical = Map.copyOf(byLogical);
+    }
   }
 
   /** The ownership, expiry and pin keys of a sandbox. */
@@ -95,18 +106,17 @@ final class SandboxProjects {
 
   /** Logical to physical bridge names reserved by a sandbox. */
   Map<String, String> reservations(String sandbox) {
+    return get(sandbox).map(project -> reservations(project.config())).orElseGet(Map::of);
+  }
+
+  private static Map<String, String> reservations(Map<String, String> cfg) {
     Map<String, String> result = new LinkedHashMap<>();
-    get(sandbox)
-        .ifPresent(
-            project ->
-                project
-                    .config()
-                    .forEach(
-                        (key, value) -> {
-                          if (key.startsWith(Meta.NETWORK_PREFIX)) {
-                            result.put(key.substring(Meta.NETWORK_PREFIX.length()), value);
-                          }
-                        }));
+    cfg.forEach(
+        (key, value) -> {
+          if (key.startsWith(Meta.NETWORK_PREFIX)) {
+            result.put(key.substring(Meta.NETWORK_PREFIX.length()), value);
+          }
+        });
     return result;
   }
 }

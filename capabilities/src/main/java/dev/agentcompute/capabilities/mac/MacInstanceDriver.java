@@ -2,9 +2,10 @@ package dev.agentcompute.capabilities.mac;
 
 import dev.agentcompute.capabilities.model.BackendException;
 import dev.agentcompute.capabilities.model.Cancellation;
-import dev.agentcompute.capabilities.model.CommandRequest;
-import dev.agentcompute.capabilities.model.CommandResult;
 import dev.agentcompute.capabilities.model.Errors;
+import dev.agentcompute.capabilities.model.ExecRequest;
+import dev.agentcompute.capabilities.model.ExecResult;
+import dev.agentcompute.capabilities.model.ExecUser;
 import dev.agentcompute.capabilities.model.InstanceAction;
 import dev.agentcompute.capabilities.model.InstancePlan;
 import dev.agentcompute.capabilities.model.Sandbox;
@@ -21,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -51,7 +53,7 @@ final class MacInstanceDriver implements InstanceDriver {
   @Override
   public List<SandboxInstance> list(Sandbox sandbox) {
     List<SandboxInstance> all = new ArrayList<>();
-    for (var e : record(sandbox).instances().entrySet()) {
+    for (var e : asRead(sandbox).instances().entrySet()) {
       view(e.getKey(), e.getValue()).ifPresent(all::add);
     }
     return all;
@@ -60,12 +62,16 @@ final class MacInstanceDriver implements InstanceDriver {
   /** From the sidecar alone: no Lume call. */
   @Override
   public int count(Sandbox sandbox) {
-    return record(sandbox).instances().size();
+    return asRead(sandbox).instances().size();
   }
 
   @Override
   public Optional<SandboxInstance> find(Sandbox sandbox, String name) {
-    Sidecar.Instance instance = record(sandbox).instances().get(name);
+    return find(asRead(sandbox), name);
+  }
+
+  private Optional<SandboxInstance> find(Sidecar record, String name) {
+    Sidecar.Instance instance = record.instances().get(name);
     return instance == null ? Optional.empty() : view(name, instance);
   }
 
@@ -220,7 +226,8 @@ final class MacInstanceDriver implements InstanceDriver {
             return null;
           });
     }
-    return find(p.box(), p.name())
+    // Read afresh: the sidecar read with the sandbox predates this instance.
+    return find(record(p.box()), p.name())
         .orElseThrow(() -> new BackendException(BackendException.Kind.FAILED, "vm vanished"));
   }
 
@@ -267,22 +274,23 @@ final class MacInstanceDriver implements InstanceDriver {
   }
 
   @Override
-  public CommandResult exec(Sandbox sandbox, String name, CommandRequest request) {
-    String user = request.uid() < 0 ? "" : Integer.toUnsignedString(request.uid());
+  public ExecResult exec(Sandbox sandbox, String name, ExecRequest request) {
+    OptionalInt uid = ExecUser.parseMac(request.user());
+    String user = uid.isPresent() ? Integer.toUnsignedString(uid.getAsInt()) : "";
     String line;
     try {
-      line = GuestCommand.build(request.argv(), request.env(), request.cwd(), user);
+      line = GuestCommand.build(request.argv(), request.env(), request.cwd().orElse(""), user);
     } catch (IllegalArgumentException e) {
       throw Errors.of("%s", e.getMessage());
     }
-    byte[] stdin =
-        request.stdin() == null ? null : request.stdin().getBytes(StandardCharsets.UTF_8);
+    byte[] stdin = request.stdin().orElse("").getBytes(StandardCharsets.UTF_8);
     Guest.Result r =
-        withGuest(sandbox, name, g -> g.exec(line, stdin, OUTPUT_LIMIT, request.timeout()));
+        withGuest(
+            sandbox, name, g -> g.exec(line, stdin, OUTPUT_LIMIT, request.timeout().orElse(null)));
     if (r.exitCode() == Guest.TRANSPORT_FAILURE) {
       throw Errors.of("guest ssh transport error");
     }
-    return new CommandResult(
+    return new ExecResult(
         r.exitCode(),
         new String(r.stdout(), StandardCharsets.UTF_8),
         new String(r.stderr(), StandardCharsets.UTF_8),
@@ -320,7 +328,10 @@ final class MacInstanceDriver implements InstanceDriver {
   }
 
   private <T> T withGuest(Sandbox sandbox, String name, GuestCall<T> call) {
-    Sidecar.Instance instance = require(sandbox, name);
+    Sidecar.Instance instance = asRead(sandbox).instances().get(name);
+    if (instance == null) {
+      throw Errors.instanceNotFound(name, sandbox.name());
+    }
     LumeVm vm =
         vms.get(instance.vm()).orElseThrow(() -> Errors.instanceNotFound(name, sandbox.name()));
     String ip = vm.ip().orElseThrow(() -> Errors.of("guest ssh transport error"));
@@ -347,6 +358,19 @@ final class MacInstanceDriver implements InstanceDriver {
     return instance;
   }
 
+  /**
+   * The sidecar read with {@code sandbox} (docs/reference/exec-path.md), else read now: for calls
+   * that only read it (find, list, exec, files).
+   */
+  private Sidecar asRead(Sandbox sandbox) {
+    return sandbox
+        .stored()
+        .filter(Sidecar.class::isInstance)
+        .map(Sidecar.class::cast)
+        .orElseGet(() -> record(sandbox));
+  }
+
+  /** The sidecar as it is now on the host: for calls that change it. */
   Sidecar record(Sandbox sandbox) {
     return sidecars.read(sandbox.name()).orElseThrow(() -> Errors.sandboxNotFound(sandbox.name()));
   }

@@ -1,9 +1,11 @@
 package dev.agentcompute.capabilities.mac;
 
 import dev.agentcompute.capabilities.platform.Platform;
+import dev.agentcompute.capabilities.platform.PlatformFeature;
 import dev.agentcompute.lume.LumeException;
 import dev.agentcompute.lume.MacHost;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The Mac platform: sandboxes are sidecars on one Mac host, instances are Lume VMs cloned from
@@ -31,7 +33,10 @@ public final class MacPlatform implements AutoCloseable {
             new MacSnapshotDriver(instances, vms),
             Optional.empty(),
             Optional.empty(),
-            Optional.empty());
+            Optional.empty(),
+            Optional.empty(),
+            // Exec runs as the guest's login user lume by default.
+            Set.of(PlatformFeature.GUEST_LOGIN_USER));
   }
 
   /** The platform over {@code host}; closes it. Nothing is dialled until first use. */

@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -30,7 +31,8 @@ record Sidecar(
     Boolean pinned,
     @JsonProperty("pinned_by") String pinnedBy,
     @JsonProperty("pinned_at") String pinnedAt,
-    Map<String, Instance> instances) {
+    Map<String, Instance> instances)
+    implements Sandbox.Stored {
 
   static final int VERSION = 1;
 
@@ -138,7 +140,9 @@ record Sidecar(
         isPinned && pinnedBy != null ? pinnedBy : "",
         isPinned ? parse(pinnedAt) : null,
         null,
-        "");
+        "",
+        // Carried down the call, so the instance driver does not read the sidecar again.
+        Optional.of(this));
   }
 
   static String time(Instant t) {

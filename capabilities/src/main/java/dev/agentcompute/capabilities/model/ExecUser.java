@@ -1,5 +1,8 @@
 package dev.agentcompute.capabilities.model;
 
+import java.util.Optional;
+import java.util.OptionalInt;
+
 /**
  * instance.exec's {@code user} on Linux guests (docs/reference/capabilities.md#instanceexec) and
  * macOS guests (#macos-guests).
@@ -8,35 +11,37 @@ public final class ExecUser {
   private ExecUser() {}
 
   /**
-   * {@code ""} or {@code root} mean root; otherwise a decimal uint32. Returns -1 for the default.
+   * Absent or {@code root} mean root (0 for {@code root}, empty for the default); otherwise a
+   * decimal uint32.
    */
-  public static int parse(String user) {
+  public static OptionalInt parse(Optional<String> user) {
     return parse(user, "user must be a numeric UID");
   }
 
   /**
-   * On a macOS guest {@code lume} (and {@code ""}) is the guest's login user, which the Mac
-   * platform runs as when given the default (-1); {@code root} and numbers as on Linux.
+   * On a macOS guest {@code lume} (and absent) is the guest's login user, which the Mac platform
+   * runs as when given the default (empty); {@code root} and numbers as on Linux.
    */
-  public static int parseMac(String user) {
-    if ("lume".equals(user)) {
-      return -1;
+  public static OptionalInt parseMac(Optional<String> user) {
+    if (user.filter("lume"::equals).isPresent()) {
+      return OptionalInt.empty();
     }
     return parse(user, "exec user must be lume, root, or a numeric UID");
   }
 
-  private static int parse(String user, String refusal) {
-    if (user == null || user.isEmpty()) {
-      return -1;
+  private static OptionalInt parse(Optional<String> given, String refusal) {
+    String user = given.orElse("");
+    if (user.isEmpty()) {
+      return OptionalInt.empty();
     }
     if (user.equals("root")) {
-      return 0;
+      return OptionalInt.of(0);
     }
     if (!user.chars().allMatch(Character::isDigit)
         || user.length() > 10
         || Long.parseLong(user) > 0xFFFFFFFFL) {
       throw Errors.of("%s", refusal);
     }
-    return (int) Long.parseLong(user);
+    return OptionalInt.of((int) Long.parseLong(user));
   }
 }

@@ -1,9 +1,9 @@
 package dev.agentcompute.capabilities.platform;
 
-import dev.agentcompute.capabilities.model.CommandRequest;
-import dev.agentcompute.capabilities.model.CommandResult;
 import dev.agentcompute.capabilities.model.CommandStream;
 import dev.agentcompute.capabilities.model.Errors;
+import dev.agentcompute.capabilities.model.ExecRequest;
+import dev.agentcompute.capabilities.model.ExecResult;
 import dev.agentcompute.capabilities.model.InstanceAction;
 import dev.agentcompute.capabilities.model.InstancePlan;
 import dev.agentcompute.capabilities.model.Sandbox;
@@ -55,7 +55,11 @@ public interface InstanceDriver {
   /** Starts, stops or restarts, waiting until the state is reached; returns the status. */
   String changeState(Sandbox sandbox, String name, InstanceAction action, boolean force);
 
-  CommandResult exec(Sandbox sandbox, String name, CommandRequest request);
+  /**
+   * Runs {@code request} (already checked by the service) and returns its result unchanged to the
+   * agent (docs/reference/exec-path.md).
+   */
+  ExecResult exec(Sandbox sandbox, String name, ExecRequest request);
 
   /** Reads at most {@code limit + 1} bytes of a regular file. */
   byte[] readFile(Sandbox sandbox, String name, String path, int limit);
@@ -70,9 +74,9 @@ public interface InstanceDriver {
 
   /**
    * Starts a command kept attached ({@link CommandStream}); of {@code request} only argv, env, cwd
-   * and uid apply.
+   * and user apply.
    */
-  default CommandStream openStream(Sandbox sandbox, String name, CommandRequest request) {
+  default CommandStream openStream(Sandbox sandbox, String name, ExecRequest request) {
     throw Errors.unsupportedOn(sandbox.platform());
   }
 

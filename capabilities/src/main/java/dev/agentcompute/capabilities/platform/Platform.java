@@ -1,6 +1,7 @@
 package dev.agentcompute.capabilities.platform;
 
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -12,6 +13,7 @@ import java.util.function.BooleanSupplier;
  * @param readiness true when the platform answers and its prerequisites exist
  * @param files streamed files of any size (docs/capabilities.md#files); empty where the platform
  *     has no file API to stream through
+ * @param features what the platform declares it does, which the services ask instead of its name
  */
 public record Platform(
     String name,
@@ -22,7 +24,26 @@ public record Platform(
     Optional<ImageDriver> images,
     Optional<NetworkDriver> networks,
     Optional<OvnFabric> ovn,
-    Optional<FileDriver> files) {
+    Optional<FileDriver> files,
+    Set<PlatformFeature> features) {
+
+  public Platform {
+    features = Set.copyOf(features);
+  }
+
+  /** A platform that declares no {@link PlatformFeature}. */
+  public Platform(
+      String name,
+      BooleanSupplier readiness,
+      SandboxStore sandboxes,
+      InstanceDriver instances,
+      SnapshotDriver snapshots,
+      Optional<ImageDriver> images,
+      Optional<NetworkDriver> networks,
+      Optional<OvnFabric> ovn,
+      Optional<FileDriver> files) {
+    this(name, readiness, sandboxes, instances, snapshots, images, networks, ovn, files, Set.of());
+  }
 
   /** A platform without streamed files (their capabilities refuse on it). */
   public Platform(
@@ -35,6 +56,10 @@ public record Platform(
       Optional<NetworkDriver> networks,
       Optional<OvnFabric> ovn) {
     this(name, readiness, sandboxes, instances, snapshots, images, networks, ovn, Optional.empty());
+  }
+
+  public boolean supports(PlatformFeature feature) {
+    return features.contains(feature);
   }
 
   public boolean ready() {

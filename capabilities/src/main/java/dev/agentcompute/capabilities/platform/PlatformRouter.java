@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The platforms sandboxes run on, in lookup order, and the cross-platform rules
@@ -89,6 +90,17 @@ public final class PlatformRouter {
   public boolean ready() {
     return platforms.values().stream().allMatch(Platform::ready);
   }
+
+  /** True when the platform {@code sandbox} runs on declares {@code feature}. */
+  public boolean supports(Sandbox sandbox, PlatformFeature feature) {
+    return of(sandbox).supports(feature);
+  }
+
+  /**
+   * The platform names a sandbox or image may name, configured here or not: a name outside them is
+   * refused as unknown, a known one that is not configured as unavailable.
+   */
+  public static final Set<String> KNOWN_PLATFORMS = Set.of("incus", "mac");
 
   /** The platform's network driver, or {@code unsupported on platform <p>}. */
   public NetworkDriver networks(Sandbox sandbox) {

@@ -1,8 +1,8 @@
 package dev.agentcompute.capabilities.service;
 
-import dev.agentcompute.capabilities.model.CommandRequest;
-import dev.agentcompute.capabilities.model.CommandResult;
 import dev.agentcompute.capabilities.model.Errors;
+import dev.agentcompute.capabilities.model.ExecRequest;
+import dev.agentcompute.capabilities.model.ExecResult;
 import dev.agentcompute.capabilities.model.GuestOs;
 import dev.agentcompute.capabilities.model.Sandbox;
 import dev.agentcompute.capabilities.model.SandboxInstance;
@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -51,19 +52,19 @@ final class DesktopDriver {
   }
 
   /** Who runs the Driver in a guest: user, working directory, environment, socket arguments. */
-  record Profile(int uid, String cwd, Map<String, String> env, List<String> socket) {
+  record Profile(Optional<String> user, String cwd, Map<String, String> env, List<String> socket) {
     static Profile of(GuestOs os, InstanceDriver platform) {
       return switch (os) {
         case LINUX ->
             new Profile(
-                1000,
+                Optional.of("1000"),
                 "/home/automation",
                 Map.of("HOME", "/home/automation", "XDG_RUNTIME_DIR", "/run/user/1000"),
                 List.of("--socket", "/run/user/1000/cua-driver.sock"));
         // The Mac exec port runs as the guest's lume user; it has no numeric uid to give.
         case MACOS -> {
           String home = platform.macGuestHome();
-          yield new Profile(-1, home, Map.of("HOME", home), List.of());
+          yield new Profile(Optional.empty(), home, Map.of("HOME", home), List.of());
         }
         // Windows has no CLI path: its Driver proxy speaks MCP over an attached exec.
         case WINDOWS ->
@@ -81,8 +82,8 @@ final class DesktopDriver {
     Profile profile = Profile.of(os, platform);
     List<String> argv = new ArrayList<>(List.of(platform.cuaDriverPath(), "status"));
     argv.addAll(profile.socket());
-    CommandResult result = exec(sandbox, instance, profile, argv, STATUS_TIMEOUT);
-    return !result.timedOut() && result.exitCode() == 0;
+    ExecResult result = exec(sandbox, instance, profile, argv, STATUS_TIMEOUT);
+    return !result.timed_out() && result.exit_code() == 0;
   }
 
   /** {@code cua-driver <args>} without a daemon socket (dump-docs, permissions). */
@@ -119,8 +120,8 @@ final class DesktopDriver {
       argv.add(arg.equals(SCREENSHOT_MARKER) ? png : arg);
     }
     try {
-      CommandResult result = exec(sandbox, instance, profile, argv, CALL_TIMEOUT);
-      if (result.timedOut()) {
+      ExecResult result = exec(sandbox, instance, profile, argv, CALL_TIMEOUT);
+      if (result.timed_out()) {
         throw Errors.of("Driver did not answer within %d seconds", CALL_TIMEOUT.toSeconds());
       }
       Matcher sizes = SIZES.matcher(result.stdout());
@@ -159,7 +160,7 @@ final class DesktopDriver {
     return driver.readFile(sandbox, instance.name(), path, limit);
   }
 
-  private CommandResult exec(
+  private ExecResult exec(
       Sandbox sandbox,
       SandboxInstance instance,
       Profile profile,
@@ -170,7 +171,13 @@ final class DesktopDriver {
         .exec(
             sandbox,
             instance.name(),
-            new CommandRequest(argv, profile.env(), profile.cwd(), profile.uid(), "", timeout));
+            new ExecRequest(
+                argv,
+                profile.env(),
+                Optional.of(profile.cwd()),
+                profile.user(),
+                Optional.of(""),
+                Optional.of(timeout)));
   }
 
   static String firstLine(String text) {

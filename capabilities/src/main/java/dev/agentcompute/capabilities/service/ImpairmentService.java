@@ -1,16 +1,15 @@
 package dev.agentcompute.capabilities.service;
 
-import dev.agentcompute.capabilities.model.CommandRequest;
-import dev.agentcompute.capabilities.model.CommandResult;
 import dev.agentcompute.capabilities.model.Errors;
+import dev.agentcompute.capabilities.model.ExecRequest;
+import dev.agentcompute.capabilities.model.ExecResult;
 import dev.agentcompute.capabilities.model.Impairment;
 import dev.agentcompute.capabilities.model.Names;
 import dev.agentcompute.capabilities.model.Sandbox;
 import dev.agentcompute.capabilities.model.SandboxInstance;
 import dev.agentcompute.capabilities.platform.PlatformRouter;
-import java.util.List;
 import java.util.Locale;
-import java.util.Map;
+import java.util.Optional;
 
 /**
  * net.impair (docs/reference/capabilities.md#netimpair): Linux {@code tc netem} on a NIC of a
@@ -57,20 +56,20 @@ public final class ImpairmentService {
     if (os.startsWith("windows") || os.equals("darwin") || os.equals("macos")) {
       throw Errors.of("net.impair is not supported on %s guests", instance.os());
     }
-    CommandResult uname = run(sandbox, instanceName, "uname -s");
-    if (uname.exitCode() != 0 || !uname.stdout().trim().equalsIgnoreCase("Linux")) {
+    ExecResult uname = run(sandbox, instanceName, "uname -s");
+    if (uname.exit_code() != 0 || !uname.stdout().trim().equalsIgnoreCase("Linux")) {
       throw Errors.of("net.impair is not supported on non-Linux guests");
     }
     String iface = guestInterface(sandbox, instanceName, nic);
     if (!Names.matchesGrammar(iface)) {
       throw Errors.of("unsupported guest NIC name \"%s\"", iface);
     }
-    CommandResult result =
+    ExecResult result =
         run(
             sandbox,
             instanceName,
             impairment == null ? Impairment.clearScript(iface) : impairment.applyScript(iface));
-    if (result.exitCode() != 0) {
+    if (result.exit_code() != 0) {
       String detail = result.stderr().trim();
       throw detail.isEmpty()
           ? Errors.of("impair failed on nic \"%s\" of instance \"%s\"", nicName, instanceName)
@@ -84,7 +83,7 @@ public final class ImpairmentService {
     if (nic.mac().isEmpty()) {
       return nic.name();
     }
-    CommandResult found =
+    ExecResult found =
         run(
             sandbox,
             instance,
@@ -95,12 +94,9 @@ public final class ImpairmentService {
     return name.isEmpty() || name.contains("\n") ? nic.name() : name;
   }
 
-  private CommandResult run(Sandbox sandbox, String instance, String script) {
+  private ExecResult run(Sandbox sandbox, String instance, String script) {
     return router
         .instances(sandbox)
-        .exec(
-            sandbox,
-            instance,
-            new CommandRequest(List.of("sh", "-c", script), Map.of(), "", -1, "", null));
+        .exec(sandbox, instance, ExecRequest.shell(script).withStdin(Optional.of("")));
   }
 }

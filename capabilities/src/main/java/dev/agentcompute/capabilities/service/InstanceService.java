@@ -1,10 +1,10 @@
 package dev.agentcompute.capabilities.service;
 
 import dev.agentcompute.capabilities.model.Cancellation;
-import dev.agentcompute.capabilities.model.CommandRequest;
-import dev.agentcompute.capabilities.model.CommandResult;
 import dev.agentcompute.capabilities.model.ComputeLimits;
 import dev.agentcompute.capabilities.model.Errors;
+import dev.agentcompute.capabilities.model.ExecRequest;
+import dev.agentcompute.capabilities.model.ExecResult;
 import dev.agentcompute.capabilities.model.ExecUser;
 import dev.agentcompute.capabilities.model.GuestOs;
 import dev.agentcompute.capabilities.model.InstanceAction;
@@ -18,12 +18,12 @@ import dev.agentcompute.capabilities.model.SandboxInstance;
 import dev.agentcompute.capabilities.model.WaitStage;
 import dev.agentcompute.capabilities.model.WindowsExec;
 import dev.agentcompute.capabilities.platform.InstanceDriver;
+import dev.agentcompute.capabilities.platform.PlatformFeature;
 import dev.agentcompute.capabilities.platform.PlatformRouter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -100,7 +100,7 @@ public final class InstanceService {
     ResolvedImage resolved = images.resolve(sandboxName, image);
     Names.require(sandboxName);
     Names.require(name);
-    if (!resolved.platform().equals("incus") && !resolved.platform().equals("mac")) {
+    if (!PlatformRouter.KNOWN_PLATFORMS.contains(resolved.platform())) {
       throw Errors.of(
           "image \"%s\" is not available on platform \"%s\"", image, resolved.platform());
     }
@@ -151,7 +151,7 @@ public final class InstanceService {
               if (!resolved.kinds().contains(kind)) {
                 throw Errors.of("kind \"%s\" is not supported for image \"%s\"", kind, image);
               }
-              if (sandbox.platform().equals("incus")) {
+              if (router.supports(sandbox, PlatformFeature.PROJECT_PROCESS_LIMITS)) {
                 quotas.kindUnderProjectLimits(kind);
               }
               if (!plan.network().equals(Names.NONE)) {
@@ -167,7 +167,7 @@ public final class InstanceService {
                   sandbox,
                   () -> {
                     InstanceDriver.PendingInstance accepted = driver.accept(sandbox, plan);
-                    if (sandbox.platform().equals("incus")) {
+                    if (router.supports(sandbox, PlatformFeature.LISTED_AFTER_ACCEPT)) {
                       awaitListed(driver, sandbox, name);
                     }
                     return accepted;
@@ -184,7 +184,8 @@ public final class InstanceService {
     }
     // Desktop images are ready when their Driver answers, within the same creation budget.
     Duration left = ComputeLimits.CREATE_BUDGET.minus(Duration.between(started, access.now()));
-    if (poll(sandbox, name, WaitStage.DESKTOP, left.isNegative() ? Duration.ZERO : left)
+    if (poll(
+            sandbox, name, WaitStage.DESKTOP, Optional.of(left.isNegative() ? Duration.ZERO : left))
         .isEmpty()) {
       throw Errors.of(
           "instance \"%s\" creation timed out in sandbox \"%s\"; inspect it before retrying",
@@ -245,7 +246,7 @@ public final class InstanceService {
       return status;
     }
     // Outside the gate: the agent may take minutes to answer after a boot.
-    waitFor(sandboxName, name, WaitStage.AGENT, WindowsGuest.AGENT_BUDGET);
+    waitFor(sandboxName, name, WaitStage.AGENT, Optional.of(WindowsGuest.AGENT_BUDGET));
     windows.prepare(sandbox, require(sandbox, name));
     return require(sandbox, name).status();
   }
@@ -256,8 +257,11 @@ public final class InstanceService {
   /** Outcome of {@link #waitFor}. */
   public record Waited(String status, long elapsedSeconds) {}
 
-  /** Polls until the stage is reached; {@code timeout} null waits as long as the caller does. */
-  public Waited waitFor(String sandboxName, String name, WaitStage until, Duration timeout) {
+  /**
+   * Polls until the stage is reached; an empty {@code timeout} waits as long as the caller does.
+   */
+  public Waited waitFor(
+      String sandboxName, String name, WaitStage until, Optional<Duration> timeout) {
     Sandbox sandbox = access.require(sandboxName);
     Names.require(name);
     return poll(sandbox, name, until, timeout)
@@ -269,7 +273,8 @@ public final class InstanceService {
   }
 
   /** {@link #waitFor}'s polling; empty when {@code timeout} ran out first. */
-  private Optional<Waited> poll(Sandbox sandbox, String name, WaitStage until, Duration timeout) {
+  private Optional<Waited> poll(
+      Sandbox sandbox, String name, WaitStage until, Optional<Duration> timeout) {
     Instant started = access.now();
     Progress.stage("waiting for instance " + name + " to be " + until.wireName());
     long reported = 0;
@@ -302,7 +307,8 @@ public final class InstanceService {
       if (instance.status().equals("Error") && instance.kind().equals("container")) {
         throw Errors.of("instance entered error state");
       }
-      if (timeout != null && Duration.between(started, access.now()).compareTo(timeout) >= 0) {
+      if (timeout.isPresent()
+          && Duration.between(started, access.now()).compareTo(timeout.get()) >= 0) {
         return Optional.empty();
       }
       Cancellation.sleep(until == WaitStage.DESKTOP ? DESKTOP_POLL : ComputeLimits.STATE_POLL);
@@ -321,50 +327,36 @@ public final class InstanceService {
   }
 
   /**
-   * instance.exec's command: {@code sh -c} on Linux and macOS, the PowerShell wrapper of
-   * docs/reference/capabilities.md#windows-guests on Windows guests, where a {@code user} is
-   * refused (the command runs as the Incus agent service).
+   * instance.exec (docs/reference/exec-path.md): the sandbox and the instance are read once and
+   * {@code request} goes to the driver unchanged, except on Windows guests, where a shell request
+   * becomes the PowerShell wrapper of docs/reference/capabilities.md#windows-guests and a {@code
+   * user} is refused (the command runs as the Incus agent service).
    */
-  public CommandResult shell(
-      String sandboxName,
-      String name,
-      String command,
-      String user,
-      Map<String, String> env,
-      String cwd,
-      String stdin,
-      Duration timeout) {
+  public ExecResult exec(String sandboxName, String name, ExecRequest request) {
     Sandbox sandbox = access.require(sandboxName);
     Names.require(name);
     SandboxInstance instance = require(sandbox, name);
-    boolean windows = GuestOs.of(images.osOf(instance)) == GuestOs.WINDOWS;
-    if (windows && user != null && !user.isEmpty()) {
-      throw Errors.of("Windows exec uses the Incus agent service identity; user is unsupported");
+    ExecRequest checked = request;
+    if (GuestOs.of(images.osOf(instance)) == GuestOs.WINDOWS) {
+      if (request.user().filter(user -> !user.isEmpty()).isPresent()) {
+        throw Errors.of("Windows exec uses the Incus agent service identity; user is unsupported");
+      }
+      checked =
+          request
+              .withUser(Optional.empty())
+              .withArgv(request.shellLine().map(WindowsExec::command).orElse(request.argv()));
+    } else if (router.supports(sandbox, PlatformFeature.GUEST_LOGIN_USER)) {
+      ExecUser.parseMac(request.user());
+    } else {
+      ExecUser.parse(request.user());
     }
-    List<String> argv = windows ? WindowsExec.command(command) : List.of("sh", "-c", command);
-    int uid =
-        windows
-            ? -1
-            : sandbox.platform().equals("mac") ? ExecUser.parseMac(user) : ExecUser.parse(user);
-    return exec(sandbox, instance, new CommandRequest(argv, env, cwd, uid, stdin, timeout));
-  }
-
-  public CommandResult exec(String sandboxName, String name, CommandRequest request) {
-    Sandbox sandbox = access.require(sandboxName);
-    Names.require(name);
-    return exec(sandbox, require(sandbox, name), request);
-  }
-
-  private CommandResult exec(Sandbox sandbox, SandboxInstance instance, CommandRequest request) {
-    String sandboxName = sandbox.name();
-    String name = instance.name();
-    if (request.cwd() != null && !request.cwd().isEmpty() && !isAbsolute(request.cwd())) {
+    if (checked.cwd().filter(cwd -> !isAbsolute(cwd)).isPresent()) {
       throw Errors.of("cwd must be an absolute path");
     }
     if (!instance.isRunning()) {
       throw Errors.instanceNotRunning(name, sandboxName);
     }
-    return router.instances(sandbox).exec(sandbox, name, request);
+    return router.instances(sandbox).exec(sandbox, name, checked);
   }
 
   /** {@code /…} or a Windows drive path, without NUL. */

@@ -1,10 +1,10 @@
 package dev.agentcompute.capabilities.service;
 
 import dev.agentcompute.capabilities.model.BackendException;
-import dev.agentcompute.capabilities.model.CommandRequest;
 import dev.agentcompute.capabilities.model.CommandStream;
 import dev.agentcompute.capabilities.model.ComputeException;
 import dev.agentcompute.capabilities.model.Errors;
+import dev.agentcompute.capabilities.model.ExecRequest;
 import dev.agentcompute.capabilities.model.Sandbox;
 import dev.agentcompute.capabilities.model.SandboxInstance;
 import dev.agentcompute.capabilities.platform.InstanceDriver;
@@ -17,7 +17,6 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -176,9 +175,7 @@ final class WindowsDriver implements AutoCloseable {
           router
               .instances(sandbox)
               .openStream(
-                  sandbox,
-                  instance.name(),
-                  new CommandRequest(PROXY, Map.of(), HOME, -1, "", null));
+                  sandbox, instance.name(), ExecRequest.of(PROXY).withCwd(Optional.of(HOME)));
     } catch (BackendException e) {
       if (e.isNotFound()) {
         throw Errors.instanceNotFound(instance.name(), sandbox.name());

@@ -1,7 +1,7 @@
 package dev.agentcompute.capabilities.service;
 
-import dev.agentcompute.capabilities.model.CommandRequest;
-import dev.agentcompute.capabilities.model.CommandResult;
+import dev.agentcompute.capabilities.model.ExecRequest;
+import dev.agentcompute.capabilities.model.ExecResult;
 import dev.agentcompute.capabilities.model.NicSettings;
 import dev.agentcompute.capabilities.model.Sandbox;
 import dev.agentcompute.capabilities.model.SandboxInstance;
@@ -13,7 +13,6 @@ import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -76,15 +75,16 @@ final class WindowsGuest {
   }
 
   private void run(Sandbox sandbox, SandboxInstance instance, String what, String script) {
-    CommandResult result =
+    ExecResult result =
         router
             .instances(sandbox)
             .exec(
                 sandbox,
                 instance.name(),
-                new CommandRequest(
-                    WindowsExec.powerShell(script), Map.of(), "", -1, "", STEP_TIMEOUT));
-    if (result.exitCode() != 0) {
+                ExecRequest.of(WindowsExec.powerShell(script))
+                    .withStdin(Optional.of(""))
+                    .withTimeout(Optional.of(STEP_TIMEOUT)));
+    if (result.exit_code() != 0) {
       LOG.log(
           Level.WARNING,
           () ->
@@ -95,7 +95,7 @@ final class WindowsGuest {
                   + " step="
                   + what
                   + " exit="
-                  + result.exitCode()
+                  + result.exit_code()
                   + " stderr="
                   + List.of(result.stderr().strip().split("\n", 2)).getFirst());
     }

@@ -3,8 +3,8 @@ package dev.agentcompute.capabilities.hostile;
 import dev.agentcompute.capabilities.ComputeRuntime;
 import dev.agentcompute.capabilities.config.ComputeConfig;
 import dev.agentcompute.capabilities.incus.LocalIncus;
-import dev.agentcompute.capabilities.model.CommandRequest;
-import dev.agentcompute.capabilities.model.CommandResult;
+import dev.agentcompute.capabilities.model.ExecRequest;
+import dev.agentcompute.capabilities.model.ExecResult;
 import dev.agentcompute.capabilities.model.Ipv4Cidr;
 import dev.agentcompute.capabilities.model.SandboxInstance;
 import dev.agentcompute.capabilities.model.SubnetPool;
@@ -13,7 +13,7 @@ import dev.agentcompute.capabilities.service.InstanceService;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -55,15 +55,14 @@ final class Hostile {
   }
 
   /** Runs {@code script} with {@code sh -c} as root, killed after {@code seconds}. */
-  static CommandResult sh(
+  static ExecResult sh(
       Compute compute, String sandbox, String instance, long seconds, String script) {
     return compute
         .instances()
         .exec(
             sandbox,
             instance,
-            new CommandRequest(
-                List.of("sh", "-c", script), Map.of(), "", -1, "", Duration.ofSeconds(seconds)));
+            ExecRequest.shell(script).withTimeout(Optional.of(Duration.ofSeconds(seconds))));
   }
 
   /** The instance's first IPv4 on eth0, waiting (bounded) for DHCP. */
@@ -88,7 +87,7 @@ final class Hostile {
    * victim serves.
    */
   static void serve(Compute compute, String sandbox, String instance, int port, String secret) {
-    CommandResult r =
+    ExecResult r =
         sh(
             compute,
             sandbox,
@@ -101,7 +100,7 @@ final class Hostile {
                 + " </dev/null >/dev/null 2>&1 & sleep 1; netstat -ltn | grep -q ':"
                 + port
                 + " '");
-    if (r.exitCode() != 0) {
+    if (r.exit_code() != 0) {
       throw new AssertionError("listener on " + instance + " did not start: " + r);
     }
   }
@@ -116,7 +115,7 @@ final class Hostile {
 
   /** Whether one ping from the instance to {@code address} got an answer within 2 s. */
   static boolean pings(Compute compute, String sandbox, String instance, String address) {
-    return sh(compute, sandbox, instance, 20, "ping -c 1 -W 2 " + address).exitCode() == 0;
+    return sh(compute, sandbox, instance, 20, "ping -c 1 -W 2 " + address).exit_code() == 0;
   }
 
   static void sleep(Duration d) {

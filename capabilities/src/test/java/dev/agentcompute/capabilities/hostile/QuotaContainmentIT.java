@@ -8,7 +8,7 @@ import dev.agentcompute.capabilities.ComputeRuntime;
 import dev.agentcompute.capabilities.config.Quotas;
 import dev.agentcompute.capabilities.incus.LocalIncus;
 import dev.agentcompute.capabilities.model.AgentFacingException;
-import dev.agentcompute.capabilities.model.CommandResult;
+import dev.agentcompute.capabilities.model.ExecResult;
 import dev.agentcompute.capabilities.model.InstanceAction;
 import dev.agentcompute.capabilities.service.Compute;
 import dev.agentcompute.capabilities.service.InstanceService;
@@ -87,7 +87,7 @@ class QuotaContainmentIT {
     AtomicLong peak = new AtomicLong();
     AtomicBoolean bombing = new AtomicBoolean(true);
     Thread prober;
-    CommandResult bomb;
+    ExecResult bomb;
     try (IncusClient incus = IncusClient.unixSocket(LocalIncus.socket()).build()) {
       var instances = incus.inProject("ac-" + sb).instances();
       // The server answers agents while the bomb runs, and Incus counts the container's processes.
@@ -142,7 +142,7 @@ class QuotaContainmentIT {
   @Test
   void aMemoryHogIsOomKilledInsideItsLimit() {
     compute.instances().create(sb, "hog", "busybox", sized(null, 64L));
-    CommandResult hog =
+    ExecResult hog =
         sh(
             compute,
             sb,
@@ -152,9 +152,9 @@ class QuotaContainmentIT {
     System.out.printf(
         "hostile figures: memory hog in a 64 MiB limit ended with exit %d (SIGKILL from the OOM"
             + " killer)%n",
-        hog.exitCode());
+        hog.exit_code());
     assertThat(hog.stdout()).doesNotContain("survived");
-    assertThat(hog.exitCode()).isEqualTo(137);
+    assertThat(hog.exit_code()).isEqualTo(137);
     // Only the hog died: its instance still runs commands.
     assertThat(sh(compute, sb, "hog", 10, "echo alive").stdout().trim()).isEqualTo("alive");
     assertThat(compute.instances().get(sb, "hog").isRunning()).isTrue();

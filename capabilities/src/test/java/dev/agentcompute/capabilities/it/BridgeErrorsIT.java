@@ -14,6 +14,7 @@ import dev.agentcompute.capabilities.catalog.ImageCatalog;
 import dev.agentcompute.capabilities.config.ComputeConfig;
 import dev.agentcompute.capabilities.incus.IncusPlatform;
 import dev.agentcompute.capabilities.model.AgentFacingException;
+import dev.agentcompute.capabilities.model.ExecResult;
 import dev.agentcompute.capabilities.model.Ipv4Cidr;
 import dev.agentcompute.capabilities.platform.ImageDriver;
 import dev.agentcompute.capabilities.platform.PlatformRouter;
@@ -293,8 +294,7 @@ class BridgeErrorsIT {
 
   @Test
   void execDeadlineReportsTimedOutWithoutAnError() {
-    InstanceCapabilities.ExecOutput out =
-        call("instance.exec", exec("web", "echo started; sleep 30", 1L, null));
+    ExecResult out = call("instance.exec", exec("web", "echo started; sleep 30", 1L, null));
     assertThat(out.timed_out()).isTrue();
     assertThat(out.exit_code()).isEqualTo(-1);
     assertThat(out.stdout()).isEqualTo("started\n");
@@ -340,7 +340,7 @@ class BridgeErrorsIT {
 
   @Test
   void largeOutputsAndFilesAreCutAtTheirLimits() {
-    InstanceCapabilities.ExecOutput big =
+    ExecResult big =
         call(
             "instance.exec",
             exec("web", "head -c 70000 /dev/zero | tr '\\0' a; echo small >&2", null, null));
@@ -482,7 +482,7 @@ class BridgeErrorsIT {
         "instance.exec",
         exec("web", "pwd", null, "/etc/hostname"),
         "cwd \"/etc/hostname\" is not a directory on instance \"web\" in sandbox \"" + sb + "\"");
-    InstanceCapabilities.ExecOutput inTmp = call("instance.exec", exec("web", "pwd", null, "/tmp"));
+    ExecResult inTmp = call("instance.exec", exec("web", "pwd", null, "/tmp"));
     assertThat(inTmp.stdout().trim()).isEqualTo("/tmp");
   }
 
@@ -670,7 +670,7 @@ class BridgeErrorsIT {
 
   @Test
   void impairAppliesNetem() {
-    InstanceCapabilities.ExecOutput probe =
+    ExecResult probe =
         call(
             "instance.exec",
             exec(
@@ -683,8 +683,7 @@ class BridgeErrorsIT {
         "this kernel has no netem qdisc (tbf works) and busybox tc cannot add one, so net.impair cannot apply: "
             + probe.stderr().trim());
     call("net.impair", impair("web", "eth0", 20L, null, null, null));
-    InstanceCapabilities.ExecOutput shown =
-        call("instance.exec", exec("web", "tc qdisc show dev eth0", null, null));
+    ExecResult shown = call("instance.exec", exec("web", "tc qdisc show dev eth0", null, null));
     assertThat(shown.stdout()).contains("netem");
     call("net.impair", impair("web", "eth0", null, null, null, true));
   }

@@ -3,8 +3,8 @@ package dev.agentcompute.capabilities.it;
 import dev.agentcompute.capabilities.ComputeRuntime;
 import dev.agentcompute.capabilities.config.ComputeConfig;
 import dev.agentcompute.capabilities.model.AclRuleSpec;
-import dev.agentcompute.capabilities.model.CommandRequest;
-import dev.agentcompute.capabilities.model.CommandResult;
+import dev.agentcompute.capabilities.model.ExecRequest;
+import dev.agentcompute.capabilities.model.ExecResult;
 import dev.agentcompute.capabilities.model.ForwardProtocol;
 import dev.agentcompute.capabilities.model.NetworkInspection;
 import dev.agentcompute.capabilities.model.NetworkPlan;
@@ -117,7 +117,7 @@ final class ComputeCalls {
     return compute.networks().inspect(sandbox, network);
   }
 
-  CommandResult exec(String sandbox, String instance, CommandRequest request) {
+  ExecResult exec(String sandbox, String instance, ExecRequest request) {
     return compute.instances().exec(sandbox, instance, request);
   }
 }

@@ -6,6 +6,7 @@ import dev.agentcompute.capabilities.ComputeRuntime;
 import dev.agentcompute.capabilities.adapter.CapabilityDefinition;
 import dev.agentcompute.capabilities.adapter.instance.InstanceCapabilities;
 import dev.agentcompute.capabilities.adapter.sandbox.SandboxCapabilities;
+import dev.agentcompute.capabilities.model.ExecResult;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -79,7 +80,7 @@ class ConcurrentLifecycleIT {
             Optional.empty(),
             Optional.empty()));
     long started = System.nanoTime();
-    InstanceCapabilities.ExecOutput out =
+    ExecResult out =
         call(
             "instance.exec",
             new InstanceCapabilities.ExecInput(

@@ -14,6 +14,7 @@ import dev.agentcompute.capabilities.files.TransferGrants.Grant;
 import dev.agentcompute.capabilities.files.TransferLimits;
 import dev.agentcompute.capabilities.incus.IncusPlatform;
 import dev.agentcompute.capabilities.model.AgentFacingException;
+import dev.agentcompute.capabilities.model.ExecResult;
 import dev.agentcompute.capabilities.service.FileService;
 import dev.agentcompute.capabilities.service.SandboxAccess;
 import java.io.ByteArrayInputStream;
@@ -105,7 +106,7 @@ class FilesIT {
   }
 
   private static String exec(String command) {
-    InstanceCapabilities.ExecOutput out =
+    ExecResult out =
         call(
             "instance.exec",
             new InstanceCapabilities.ExecInput(

@@ -11,8 +11,8 @@ import dev.agentcompute.capabilities.config.ComputeConfig;
 import dev.agentcompute.capabilities.incus.IncusPlatform;
 import dev.agentcompute.capabilities.model.AgentFacingException;
 import dev.agentcompute.capabilities.model.BackendException;
-import dev.agentcompute.capabilities.model.CommandRequest;
-import dev.agentcompute.capabilities.model.CommandResult;
+import dev.agentcompute.capabilities.model.ExecRequest;
+import dev.agentcompute.capabilities.model.ExecResult;
 import dev.agentcompute.capabilities.model.Ipv4Cidr;
 import dev.agentcompute.capabilities.model.NetworkKind;
 import dev.agentcompute.capabilities.model.NetworkPlan;
@@ -191,17 +191,16 @@ class OvnFabricIT {
     throw new AssertionError("no IPv4 on " + instance + "/" + network + " after 90 s");
   }
 
-  private static CommandResult exec(String sandbox, String instance, String script) {
+  private static ExecResult exec(String sandbox, String instance, String script) {
     return service.exec(
         sandbox,
         instance,
-        new CommandRequest(
-            List.of("sh", "-c", script), Map.of(), "", -1, "", Duration.ofSeconds(30)));
+        ExecRequest.shell(script).withTimeout(Optional.of(Duration.ofSeconds(30))));
   }
 
   /** One ping of 1 s: true when answered. */
   private static boolean ping(String sandbox, String instance, String target) {
-    return exec(sandbox, instance, "ping -c 1 -W 1 " + target).exitCode() == 0;
+    return exec(sandbox, instance, "ping -c 1 -W 1 " + target).exit_code() == 0;
   }
 
   /** Waits up to {@code seconds} for ping to give {@code expected}; returns the last result. */

@@ -7,9 +7,9 @@ import dev.agentcompute.capabilities.ComputeRuntime;
 import dev.agentcompute.capabilities.adapter.CapabilityDefinition;
 import dev.agentcompute.capabilities.adapter.Views.NetworkView;
 import dev.agentcompute.capabilities.adapter.instance.InstanceCapabilities;
-import dev.agentcompute.capabilities.adapter.instance.InstanceCapabilities.ExecOutput;
 import dev.agentcompute.capabilities.adapter.sandbox.SandboxCapabilities;
 import dev.agentcompute.capabilities.model.AgentFacingException;
+import dev.agentcompute.capabilities.model.ExecResult;
 import dev.agentcompute.capabilities.reaper.Reaper;
 import java.time.Duration;
 import java.time.Instant;
@@ -83,7 +83,7 @@ class SandboxLifecycleIT {
             Optional.empty()));
   }
 
-  private static ExecOutput exec(String sandbox, String name, String command) {
+  private static ExecResult exec(String sandbox, String name, String command) {
     return call(
         "instance.exec",
         new InstanceCapabilities.ExecInput(
@@ -138,14 +138,14 @@ class SandboxLifecycleIT {
     createInstance(sb, "beta", "busybox");
     String betaAddress = ipv4(sb, "beta");
     ipv4(sb, "alpha");
-    ExecOutput ping = exec(sb, "alpha", "ping -c 2 -W 2 " + betaAddress);
+    ExecResult ping = exec(sb, "alpha", "ping -c 2 -W 2 " + betaAddress);
     assertThat(ping.exit_code()).as(ping.stdout() + ping.stderr()).isZero();
     assertThat(ping.stdout()).contains("2 packets received");
-    ExecOutput failing = exec(sb, "alpha", "echo out; echo err >&2; exit 3");
+    ExecResult failing = exec(sb, "alpha", "echo out; echo err >&2; exit 3");
     assertThat(failing.exit_code()).isEqualTo(3);
     assertThat(failing.stdout()).isEqualTo("out\n");
     assertThat(failing.stderr()).isEqualTo("err\n");
-    ExecOutput withStdin =
+    ExecResult withStdin =
         call(
             "instance.exec",
             new InstanceCapabilities.ExecInput(

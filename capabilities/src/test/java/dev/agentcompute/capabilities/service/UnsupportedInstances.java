@@ -1,7 +1,7 @@
 package dev.agentcompute.capabilities.service;
 
-import dev.agentcompute.capabilities.model.CommandRequest;
-import dev.agentcompute.capabilities.model.CommandResult;
+import dev.agentcompute.capabilities.model.ExecRequest;
+import dev.agentcompute.capabilities.model.ExecResult;
 import dev.agentcompute.capabilities.model.InstanceAction;
 import dev.agentcompute.capabilities.model.InstancePlan;
 import dev.agentcompute.capabilities.model.Sandbox;
@@ -46,7 +46,7 @@ abstract class UnsupportedInstances implements InstanceDriver {
   }
 
   @Override
-  public CommandResult exec(Sandbox sandbox, String name, CommandRequest request) {
+  public ExecResult exec(Sandbox sandbox, String name, ExecRequest request) {
     throw new UnsupportedOperationException("exec");
   }
 

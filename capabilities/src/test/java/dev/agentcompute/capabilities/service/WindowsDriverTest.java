@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentcompute.capabilities.model.AgentFacingException;
 import dev.agentcompute.capabilities.model.BackendException;
-import dev.agentcompute.capabilities.model.CommandRequest;
 import dev.agentcompute.capabilities.model.CommandStream;
+import dev.agentcompute.capabilities.model.ExecRequest;
 import dev.agentcompute.capabilities.model.NetworkKind;
 import dev.agentcompute.capabilities.model.Sandbox;
 import dev.agentcompute.capabilities.model.SandboxInstance;
@@ -95,15 +95,15 @@ class WindowsDriverTest {
         .contains(
             new WindowsDriver.Handshake(
                 "0.21.0-fake", List.of("click", "list_windows", "get_desktop_state")));
-    CommandRequest started = platform.started.getFirst();
+    ExecRequest started = platform.started.getFirst();
     assertThat(started.argv())
         .containsExactly(
             "C:\\ProgramData\\agentcompute\\cua-driver\\cua-driver-proxy.exe",
             "mcp",
             "--socket",
             "\\\\.\\pipe\\cua-driver");
-    assertThat(started.cwd()).isEqualTo("C:\\ProgramData\\agentcompute");
-    assertThat(started.uid()).isEqualTo(-1);
+    assertThat(started.cwd()).contains("C:\\ProgramData\\agentcompute");
+    assertThat(started.user()).isEmpty();
     assertThat(started.env()).isEmpty();
   }
 
@@ -272,7 +272,7 @@ class WindowsDriverTest {
 
   /** A platform whose attached commands are scripted proxies, with files in a map. */
   private static final class Attached extends UnsupportedInstances {
-    final List<CommandRequest> started = new CopyOnWriteArrayList<>();
+    final List<ExecRequest> started = new CopyOnWriteArrayList<>();
     final List<ScriptedProxy> proxies = new CopyOnWriteArrayList<>();
     final Map<String, byte[]> files = new ConcurrentHashMap<>();
     final List<String> deleted = new CopyOnWriteArrayList<>();
@@ -295,7 +295,7 @@ class WindowsDriverTest {
     }
 
     @Override
-    public CommandStream openStream(Sandbox sandbox, String name, CommandRequest request) {
+    public CommandStream openStream(Sandbox sandbox, String name, ExecRequest request) {
       started.add(request);
       if (refuse) {
         throw new BackendException(BackendException.Kind.FAILED, "VM agent isn't running");

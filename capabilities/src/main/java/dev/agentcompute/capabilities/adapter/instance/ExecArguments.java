@@ -2,10 +2,10 @@ package dev.agentcompute.capabilities.adapter.instance;
 
 import dev.agentcompute.capabilities.model.ComputeLimits;
 import dev.agentcompute.capabilities.model.Errors;
-import dev.agentcompute.capabilities.model.ExecUser;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -25,15 +25,15 @@ public final class ExecArguments {
 
   private ExecArguments() {}
 
-  /** {@code null} for no exec deadline. */
-  public static Duration timeout(long seconds) {
+  /** Empty for no deadline ({@code 0}). */
+  public static Optional<Duration> timeout(long seconds) {
     if (seconds < 0) {
       throw Errors.of("timeout_seconds must be non-negative");
     }
     if (seconds > ComputeLimits.EXEC_TIMEOUT_MAX_SECONDS) {
       throw Errors.of("timeout_seconds is too large");
     }
-    return seconds == 0 ? null : Duration.ofSeconds(seconds);
+    return seconds == 0 ? Optional.empty() : Optional.of(Duration.ofSeconds(seconds));
   }
 
   /**
@@ -70,12 +70,5 @@ public final class ExecArguments {
       env.put(key, value);
     }
     return env;
-  }
-
-  /**
-   * {@code ""} or {@code root} mean root; otherwise a decimal uint32. Returns -1 for the default.
-   */
-  public static int user(String user) {
-    return ExecUser.parse(user);
   }
 }

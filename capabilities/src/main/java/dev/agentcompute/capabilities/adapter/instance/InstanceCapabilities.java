@@ -4,7 +4,8 @@ import dev.agentcompute.capabilities.adapter.CapabilityDefinition;
 import dev.agentcompute.capabilities.adapter.Views.Empty;
 import dev.agentcompute.capabilities.adapter.Views.InstanceItem;
 import dev.agentcompute.capabilities.adapter.Views.NicView;
-import dev.agentcompute.capabilities.model.CommandResult;
+import dev.agentcompute.capabilities.model.ExecRequest;
+import dev.agentcompute.capabilities.model.ExecResult;
 import dev.agentcompute.capabilities.model.InstanceAction;
 import dev.agentcompute.capabilities.model.SandboxInstance;
 import dev.agentcompute.capabilities.model.SnapshotOp;
@@ -67,14 +68,6 @@ public final class InstanceCapabilities {
       Optional<String> cwd,
       Optional<String> stdin,
       Optional<String> env) {}
-
-  public record ExecOutput(
-      long exit_code,
-      String stdout,
-      String stderr,
-      boolean stdout_truncated,
-      boolean stderr_truncated,
-      boolean timed_out) {}
 
   public record StateInput(String sandbox, String name, Optional<Boolean> force) {}
 
@@ -183,8 +176,8 @@ public final class InstanceCapabilities {
             "Run a shell command in an instance.",
             List.of("shell", "command", "run"),
             ExecInput.class,
-            ExecOutput.class,
-            (subject, in) -> exec(instances, in)),
+            ExecResult.class,
+            (subject, in) -> instances.exec(in.sandbox(), in.name(), request(in))),
         state(
             instances,
             "instance.start",
@@ -305,25 +298,18 @@ public final class InstanceCapabilities {
         });
   }
 
-  private static ExecOutput exec(InstanceService instances, ExecInput in) {
+  /**
+   * instance.exec's one request (docs/reference/exec-path.md): {@code sh -c command}, which the
+   * service rewraps for Windows guests; an empty {@code user} or {@code cwd} is absent.
+   */
+  static ExecRequest request(ExecInput in) {
     var timeout = ExecArguments.timeout(in.timeout_seconds().orElse(0));
-    var env = ExecArguments.env(in.env().orElse(null));
-    CommandResult r =
-        instances.shell(
-            in.sandbox(),
-            in.name(),
-            in.command(),
-            in.user().orElse(""),
-            env,
-            in.cwd().orElse(""),
-            in.stdin().orElse(""),
-            timeout);
-    return new ExecOutput(
-        r.exitCode(),
-        r.stdout(),
-        r.stderr(),
-        r.stdoutTruncated(),
-        r.stderrTruncated(),
-        r.timedOut());
+    return new ExecRequest(
+        ExecRequest.shell(in.command()).argv(),
+        ExecArguments.env(in.env().orElse(null)),
+        in.cwd().filter(cwd -> !cwd.isEmpty()),
+        in.user().filter(user -> !user.isEmpty()),
+        in.stdin(),
+        timeout);
   }
 }

@@ -3,8 +3,10 @@ package dev.agentcompute.capabilities.adapter.instance;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.agentcompute.capabilities.model.ExecUser;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class ExecArgumentsTest {
@@ -35,8 +37,8 @@ class ExecArgumentsTest {
 
   @Test
   void timeoutBounds() {
-    assertThat(ExecArguments.timeout(0)).isNull();
-    assertThat(ExecArguments.timeout(5)).isEqualTo(Duration.ofSeconds(5));
+    assertThat(ExecArguments.timeout(0)).isEmpty();
+    assertThat(ExecArguments.timeout(5)).contains(Duration.ofSeconds(5));
     assertThatThrownBy(() -> ExecArguments.timeout(-1))
         .hasMessage("timeout_seconds must be non-negative");
     assertThatThrownBy(() -> ExecArguments.timeout(9_223_372_037L))
@@ -45,11 +47,12 @@ class ExecArgumentsTest {
 
   @Test
   void userIsRootOrANumericUid() {
-    assertThat(ExecArguments.user("")).isEqualTo(-1);
-    assertThat(ExecArguments.user("root")).isZero();
-    assertThat(ExecArguments.user("1000")).isEqualTo(1000);
-    assertThatThrownBy(() -> ExecArguments.user("alice")).hasMessage("user must be a numeric UID");
-    assertThatThrownBy(() -> ExecArguments.user("4294967296"))
+    assertThat(ExecUser.parse(Optional.empty())).isEmpty();
+    assertThat(ExecUser.parse(Optional.of("root"))).hasValue(0);
+    assertThat(ExecUser.parse(Optional.of("1000"))).hasValue(1000);
+    assertThatThrownBy(() -> ExecUser.parse(Optional.of("alice")))
+        .hasMessage("user must be a numeric UID");
+    assertThatThrownBy(() -> ExecUser.parse(Optional.of("4294967296")))
         .hasMessage("user must be a numeric UID");
   }
 }
