@@ -100,7 +100,8 @@ public final class IncusPlatform implements AutoCloseable {
                         new OvnForwards(this.client, config.ovnRanges(), northbound),
                         new NorthboundInspector(northbound),
                         reader))),
-            Optional.of(IncusFailures.translating(FileDriver.class, new IncusFileDriver(reader))));
+            Optional.of(IncusFailures.translating(FileDriver.class, new IncusFileDriver(reader))),
+            Optional.of(new IncusProcessDriver(reader)));
   }
 
   /**

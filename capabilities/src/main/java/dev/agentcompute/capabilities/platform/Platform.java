@@ -12,6 +12,8 @@ import java.util.function.BooleanSupplier;
  * @param readiness true when the platform answers and its prerequisites exist
  * @param files streamed files of any size (docs/capabilities.md#files); empty where the platform
  *     has no file API to stream through
+ * @param processes background processes (docs/capabilities.md#background-processes); empty where
+ *     the platform has no supervisor for them
  */
 public record Platform(
     String name,
@@ -22,7 +24,32 @@ public record Platform(
     Optional<ImageDriver> images,
     Optional<NetworkDriver> networks,
     Optional<OvnFabric> ovn,
-    Optional<FileDriver> files) {
+    Optional<FileDriver> files,
+    Optional<ProcessDriver> processes) {
+
+  /** A platform without background processes (their capabilities refuse on it). */
+  public Platform(
+      String name,
+      BooleanSupplier readiness,
+      SandboxStore sandboxes,
+      InstanceDriver instances,
+      SnapshotDriver snapshots,
+      Optional<ImageDriver> images,
+      Optional<NetworkDriver> networks,
+      Optional<OvnFabric> ovn,
+      Optional<FileDriver> files) {
+    this(
+        name,
+        readiness,
+        sandboxes,
+        instances,
+        snapshots,
+        images,
+        networks,
+        ovn,
+        files,
+        Optional.empty());
+  }
 
   /** A platform without streamed files (their capabilities refuse on it). */
   public Platform(

@@ -12,7 +12,9 @@ import dev.agentcompute.capabilities.model.Timestamps;
 import dev.agentcompute.capabilities.model.WaitStage;
 import dev.agentcompute.capabilities.service.FileService;
 import dev.agentcompute.capabilities.service.InstanceService;
+import dev.agentcompute.capabilities.service.ProcessService;
 import dev.agentcompute.capabilities.service.SnapshotService;
+import dev.agentcompute.codemode.OmitEmpty;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -66,7 +68,21 @@ public final class InstanceCapabilities {
       Optional<String> user,
       Optional<String> cwd,
       Optional<String> stdin,
-      Optional<String> env) {}
+      Optional<String> env,
+      Optional<Boolean> background) {
+    /** In the foreground. */
+    public ExecInput(
+        String sandbox,
+        String name,
+        String command,
+        OptionalLong timeout_seconds,
+        Optional<String> user,
+        Optional<String> cwd,
+        Optional<String> stdin,
+        Optional<String> env) {
+      this(sandbox, name, command, timeout_seconds, user, cwd, stdin, env, Optional.empty());
+    }
+  }
 
   public record ExecOutput(
       long exit_code,
@@ -74,7 +90,26 @@ public final class InstanceCapabilities {
       String stderr,
       boolean stdout_truncated,
       boolean stderr_truncated,
-      boolean timed_out) {}
+      boolean timed_out,
+      @OmitEmpty Optional<String> process) {
+    /** A foreground exec's result. */
+    public ExecOutput(
+        long exit_code,
+        String stdout,
+        String stderr,
+        boolean stdout_truncated,
+        boolean stderr_truncated,
+        boolean timed_out) {
+      this(
+          exit_code,
+          stdout,
+          stderr,
+          stdout_truncated,
+          stderr_truncated,
+          timed_out,
+          Optional.empty());
+    }
+  }
 
   public record StateInput(String sandbox, String name, Optional<Boolean> force) {}
 
@@ -116,7 +151,10 @@ public final class InstanceCapabilities {
   public record PublishOutput(String image) {}
 
   public static List<CapabilityDefinition<?, ?>> definitions(
-      InstanceService instances, SnapshotService snapshots, FileService files) {
+      InstanceService instances,
+      SnapshotService snapshots,
+      FileService files,
+      ProcessService processes) {
     return List.of(
         new CapabilityDefinition<>(
             "instance.create",
@@ -181,10 +219,13 @@ public final class InstanceCapabilities {
         new CapabilityDefinition<>(
             "instance.exec",
             "Run a shell command in an instance.",
-            List.of("shell", "command", "run"),
+            List.of("shell", "command", "run", "background"),
             ExecInput.class,
             ExecOutput.class,
-            (subject, in) -> exec(instances, in)),
+            (subject, in) ->
+                in.background().orElse(false)
+                    ? ProcessCapabilities.startBackground(processes, in)
+                    : exec(instances, in)),
         state(
             instances,
             "instance.start",
