@@ -335,7 +335,7 @@ final class IncusInstanceDriver implements InstanceDriver {
             deadline);
     dev.agentcompute.incus.ExecResult result;
     try {
-      result = reader.in(sandbox).instances().exec(name, call);
+      result = execReportingOutput(reader.in(sandbox), name, call);
     } catch (IncusException e) {
       throw execFailure(sandbox, name, e);
     }
@@ -347,6 +347,18 @@ final class IncusInstanceDriver implements InstanceDriver {
         result.stdoutTruncated(),
         result.stderrTruncated(),
         timedOut);
+  }
+
+  /** Runs the exec with its new output lines reported as progress once it runs long. */
+  private static dev.agentcompute.incus.ExecResult execReportingOutput(
+      IncusClient project, String name, dev.agentcompute.incus.ExecRequest call) {
+    Optional<ExecProgress> progress = ExecProgress.start();
+    if (progress.isEmpty()) {
+      return project.instances().exec(name, call);
+    }
+    try (ExecProgress p = progress.get()) {
+      return project.instances().exec(name, call, p);
+    }
   }
 
   /** The Incus exec of {@code request}: an empty cwd is the instance's default, no uid its own. */
