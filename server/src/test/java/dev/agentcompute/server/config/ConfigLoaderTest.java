@@ -334,6 +334,8 @@ public class ConfigLoaderTest {
         "incus: {remote: r, pool: p}               | 'network: {protected_ranges: [10.0.0.0/8, 10.1.1.1]}' | network.protected_ranges entries must be IPv4 CIDRs, got \"10.1.1.1\"",
         "incus: {remote: r, pool: p}               | 'instance: {max_cpus: 0}' | instance.max_cpus must be between 1 and 256, got 0",
         "incus: {remote: r, pool: p}               | 'instance: {processes: -5}' | instance.processes must be between 1 and 4194304, got -5",
+        "incus: {remote: r, pool: p}               | 'instance: {background_processes: 0}' | instance.background_processes must be between 1 and 1000, got 0",
+        "incus: {remote: r, pool: p}               | 'instance: {background_output_mb: 2048}' | instance.background_output_mb must be between 1 and 1024, got 2048",
         "incus: {remote: r, pool: p}               | 'instance: {max_memory_mbs: 5}' | decode configuration: unknown key \"instance.max_memory_mbs\"",
         "incus: {remote: r, pool: p}               | 'sandbox: {max_per_identity: 0}' | sandbox.max_per_identity must be between 1 and 100000, got 0",
         "incus: {remote: r, pool: p}               | 'sandbox: {max_ttl_minutes: 600, max_lifetime_minutes: 300}' | sandbox.max_lifetime_minutes (300) must be at least sandbox.max_ttl_minutes (600)",
