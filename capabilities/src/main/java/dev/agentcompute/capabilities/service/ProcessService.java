@@ -135,6 +135,7 @@ public final class ProcessService {
                     l.perInstance(),
                     l.outputBytes()));
     if (refused.isPresent()) {
+      QuotaRefusals.refused("instance.background_processes");
       throw Errors.of(
           "instance \"%s\" in sandbox \"%s\" already runs %d background processes, the most"
               + " instance.background_processes = %d allows; wait for one or end it with"
