@@ -44,6 +44,7 @@ final class IncusProcessDriver implements ProcessDriver {
   /** The supervisor's exit codes (process-supervisor.sh). */
   private static final int REFUSED_AT_LIMIT = 75;
 
+  private static final int TOOL_MISSING = 69;
   private static final int NOT_FOUND = 66;
   private static final int ALREADY_ENDED = 65;
 
@@ -93,6 +94,13 @@ final class IncusProcessDriver implements ProcessDriver {
             start.command());
     if (r.exitCode() == REFUSED_AT_LIMIT) {
       return OptionalInt.of(Integer.parseInt(r.stdoutText().strip()));
+    }
+    if (r.exitCode() == TOOL_MISSING) {
+      throw Errors.of(
+          "instance \"%s\" in sandbox \"%s\" has no %s, which background processes need (with"
+              + " setsid, mkfifo, dd and stat); install it in the image, or run the command in the"
+              + " foreground with instance.exec(timeout_seconds=...)",
+          instance, sandbox.name(), r.stdoutText().strip());
     }
     requireSuccess(instance, r);
     return OptionalInt.empty();

@@ -278,7 +278,8 @@ public final class ProcessService {
   public ProcessInfo kill(String sandboxName, String name, String process, String signal) {
     Target t = target(sandboxName, name, "instance.process.kill");
     requireId(process);
-    String sig = signal == null || signal.isEmpty() ? "TERM" : signal.toUpperCase();
+    String sig =
+        signal == null || signal.isEmpty() ? "TERM" : signal.toUpperCase(java.util.Locale.ROOT);
     if (sig.startsWith("SIG")) {
       sig = sig.substring(3);
     }

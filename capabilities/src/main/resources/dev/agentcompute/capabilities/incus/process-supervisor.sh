@@ -60,6 +60,10 @@ start)
   # start ID MAX CAP TIMEOUT OOM0 COMMAND: refuses (exit 75, printing how many run) at MAX
   # running. OOM0 is the instance's OOM kill count now, which an end by signal 9 is compared with.
   id=$1 max=$2 cap=$3 timeout=$4 oom0=$5 cmd=$6
+  # What the supervisor needs besides the shell (exit 69, printing the first one missing).
+  for tool in setsid mkfifo dd stat; do
+    command -v "$tool" >/dev/null 2>&1 || { echo "$tool"; exit 69; }
+  done
   mkdir -p "$ROOT" 2>/dev/null
   [ -d "$ROOT" ] || { echo "cannot create $ROOT" >&2; exit 70; }
   running=0
@@ -91,6 +95,11 @@ start)
     sleep 0.1 2>/dev/null || sleep 1
     i=$((i + 1))
   done
+  if [ ! -s "$d/pid" ]; then
+    rm -rf "$d"
+    echo "the supervisor did not start within 5 s" >&2
+    exit 70
+  fi
   echo "$id"
   ;;
 run)

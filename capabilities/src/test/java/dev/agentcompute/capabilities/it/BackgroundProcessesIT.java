@@ -284,6 +284,55 @@ class BackgroundProcessesIT {
   }
 
   @Test
+  void aBackgroundProcessRunsAsTheUserInTheDirectoryWithTheEnvironmentAsked() {
+    InstanceCapabilities.ExecOutput out =
+        call(
+            caps,
+            "instance.exec",
+            new InstanceCapabilities.ExecInput(
+                sb,
+                "c1",
+                "echo \"$(id -u) $(pwd) $GREETING\"",
+                OptionalLong.empty(),
+                Optional.of("1000"),
+                Optional.of("/tmp"),
+                Optional.empty(),
+                Optional.of("GREETING=hello"),
+                Optional.of(true)));
+    String process = out.process().orElseThrow();
+    assertThat(await("c1", process, 30).exit_code()).hasValue(0);
+    OutputView o =
+        call(
+            caps,
+            "instance.process.output",
+            new ProcessCapabilities.OutputInput(
+                sb,
+                "c1",
+                process,
+                OptionalLong.empty(),
+                OptionalLong.empty(),
+                OptionalLong.empty()));
+    assertThat(o.stdout()).isEqualTo("1000 /tmp hello\n");
+    assertThatThrownBy(
+            () ->
+                call(
+                    caps,
+                    "instance.exec",
+                    new InstanceCapabilities.ExecInput(
+                        sb,
+                        "c1",
+                        "true",
+                        OptionalLong.empty(),
+                        Optional.empty(),
+                        Optional.of("/nowhere"),
+                        Optional.empty(),
+                        Optional.empty(),
+                        Optional.of(true))))
+        .isInstanceOf(AgentFacingException.class)
+        .hasMessageContaining("cwd \"/nowhere\" does not exist on instance \"c1\"");
+  }
+
+  @Test
   void anUnknownProcessIsNamedAsNotFound() {
     assertThatThrownBy(() -> get("c1", "p0000000000zz"))
         .isInstanceOf(AgentFacingException.class)
