@@ -5,6 +5,7 @@ import dev.agentcompute.capabilities.adapter.desktop.DesktopCapabilities;
 import dev.agentcompute.capabilities.adapter.image.ImageCapabilities;
 import dev.agentcompute.capabilities.adapter.instance.FileCapabilities;
 import dev.agentcompute.capabilities.adapter.instance.InstanceCapabilities;
+import dev.agentcompute.capabilities.adapter.instance.ProcessCapabilities;
 import dev.agentcompute.capabilities.adapter.net.NetCapabilities;
 import dev.agentcompute.capabilities.adapter.net.OvnNetCapabilities;
 import dev.agentcompute.capabilities.adapter.sandbox.SandboxCapabilities;
@@ -22,8 +23,9 @@ public final class ComputeCapabilities {
     all.addAll(ImageCapabilities.definitions(compute.images()));
     all.addAll(
         InstanceCapabilities.definitions(
-            compute.instances(), compute.snapshots(), compute.files()));
+            compute.instances(), compute.snapshots(), compute.files(), compute.processes()));
     all.addAll(FileCapabilities.definitions(compute.files()));
+    all.addAll(ProcessCapabilities.definitions(compute.processes()));
     all.addAll(NetCapabilities.definitions(compute.networks(), compute.impairments()));
     all.addAll(OvnNetCapabilities.definitions(compute.networks()));
     all.addAll(DesktopCapabilities.definitions(compute.desktop()));
@@ -35,7 +37,7 @@ public final class ComputeCapabilities {
    * services, so they are listed over empty ones (what a configuration check compares ids with).
    */
   public static List<String> names() {
-    Compute none = new Compute(null, null, null, null, null, null, null, null, null, null);
+    Compute none = new Compute(null, null, null, null, null, null, null, null, null, null, null);
     return definitions(none).stream().map(CapabilityDefinition::name).toList();
   }
 }

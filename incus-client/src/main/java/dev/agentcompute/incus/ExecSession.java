@@ -15,12 +15,44 @@ final class ExecSession {
   private final Scope scope;
   private final String instance;
   private final ExecRequest request;
+  private final ExecOutputListener listener;
 
   ExecSession(Rest rest, Scope scope, String instance, ExecRequest request) {
+    this(rest, scope, instance, request, null);
+  }
+
+  ExecSession(
+      Rest rest, Scope scope, String instance, ExecRequest request, ExecOutputListener listener) {
     this.rest = rest;
     this.scope = scope;
     this.instance = instance;
     this.request = request;
+    this.listener = listener;
+  }
+
+  /** {@code capture}, and a copy of each write to the listener, if there is one. */
+  private ExecSocket.Sink sink(BoundedCapture capture, boolean stderr) {
+    if (listener == null) {
+      return capture;
+    }
+    return new ExecSocket.Sink() {
+      @Override
+      public void write(java.nio.ByteBuffer data) {
+        byte[] copy = new byte[data.remaining()];
+        data.duplicate().get(copy);
+        capture.write(data);
+        try {
+          listener.output(stderr, copy);
+        } catch (RuntimeException e) {
+          // Only a view of the output: it never changes the result.
+        }
+      }
+
+      @Override
+      public void end(String lost) {
+        capture.end(lost);
+      }
+    };
   }
 
   ExecResult run() {
@@ -31,7 +63,7 @@ final class ExecSession {
     BoundedCapture stderr = new BoundedCapture(ExecResult.MAX_CAPTURE);
     try {
       try {
-        if (!sockets.open(stdout, stderr, deadline)) {
+        if (!sockets.open(sink(stdout, false), sink(stderr, true), deadline)) {
           return killed(sockets, stdout, stderr);
         }
         ExecSocket stdin = sockets.stdin();

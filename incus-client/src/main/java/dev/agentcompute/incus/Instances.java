@@ -118,6 +118,11 @@ public final class Instances {
     return new ExecSession(rest, scope, name, request).run();
   }
 
+  /** As {@link #exec(String, ExecRequest)}, with {@code listener} seeing the output as it comes. */
+  public ExecResult exec(String name, ExecRequest request, ExecOutputListener listener) {
+    return new ExecSession(rest, scope, name, request, listener).run();
+  }
+
   /**
    * Starts a command and returns at once with its streams attached ({@link ExecStream}), for a
    * protocol spoken over its stdin and stdout. {@code request}'s stdin, if any, is written first

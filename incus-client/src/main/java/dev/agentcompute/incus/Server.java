@@ -46,4 +46,19 @@ public final class Server {
     rest.call(
         Scope.DEFAULT, "DELETE", "/1.0/certificates/" + Scope.segment(fingerprint), null, null);
   }
+
+  /** The most of {@code GET /1.0/metrics} kept: a project's text is a few KiB per instance. */
+  static final long METRICS_MAX_BYTES = 8L << 20;
+
+  /**
+   * The OpenMetrics text of one project's instances ({@code GET /1.0/metrics?project=}), e.g.
+   * {@code incus_memory_OOM_kills_total}: what the host knows of an instance's cgroups when the
+   * guest cannot read them.
+   */
+  public String metrics(String project) {
+    Transport.Response response =
+        rest.rawBounded(
+            new Scope(project, null), "/1.0/metrics", rest.operationTimeout(), METRICS_MAX_BYTES);
+    return new String(response.body(), java.nio.charset.StandardCharsets.UTF_8);
+  }
 }

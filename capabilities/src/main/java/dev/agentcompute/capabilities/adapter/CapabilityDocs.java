@@ -22,6 +22,9 @@ public final class CapabilityDocs {
       "sandbox: the sandbox's name (from sandbox.create or sandbox.list). name: the instance's"
           + " name (from instance.create or instance.list).";
 
+  private static final String PROCESS_REF =
+      REF + " process: the id instance.exec(background=True) returned.";
+
   private static final Map<String, Doc> BY_NAME =
       Map.ofEntries(
           doc(
@@ -181,8 +184,10 @@ public final class CapabilityDocs {
                   + " \"\\n\".join([\"%s=%s\" % (k, v) for k, v in d.items()])). Output: exit_code,"
                   + " stdout, stderr, stdout_truncated and stderr_truncated (a stream over 64 KiB"
                   + " keeps its first 16 KiB and last 48 KiB around one marker line), timed_out."
-                  + " Example: instance.exec(sandbox=sb[\"name\"], name=\"web\", command=\"uname"
-                  + " -a\")[\"stdout\"]",
+                  + " background: True starts the command under a supervisor in the instance and"
+                  + " returns at once with process (its id, for instance.process.*); Linux"
+                  + " containers only. Example: instance.exec(sandbox=sb[\"name\"], name=\"web\","
+                  + " command=\"uname -a\")[\"stdout\"]",
               "run",
               "exec",
               "command",
@@ -190,6 +195,73 @@ public final class CapabilityDocs {
               "script",
               "bash",
               "execute"),
+          doc(
+              "instance.process.list",
+              "Lists the background processes of an instance (Linux containers), running and"
+                  + " ended, oldest first; the most recent ended ones are kept. "
+                  + REF
+                  + " Output: items, each as instance.process.get describes it. Example:"
+                  + " instance.process.list(sandbox=sb[\"name\"], name=\"web\")[\"items\"]",
+              "jobs",
+              "ps",
+              "running commands"),
+          doc(
+              "instance.process.get",
+              "Describes one background process. "
+                  + PROCESS_REF
+                  + " Output: process; command (its first 300 characters); status ('running' or"
+                  + " 'ended'); exit_code, reason and ended_at once ended: reason is 'exited',"
+                  + " 'killed' (signal says which), 'oom_killed' (the instance ran out of memory),"
+                  + " 'timed_out' (its timeout_seconds passed) or 'lost' (its supervisor is gone);"
+                  + " started_at and ended_at (RFC 3339 UTC); stdout_bytes and stderr_bytes kept so"
+                  + " far (each stream keeps at most instance.background_output_mb MiB). Example:"
+                  + " instance.process.get(sandbox=sb[\"name\"], name=\"web\","
+                  + " process=p)[\"status\"]",
+              "exit status",
+              "job status",
+              "out of memory"),
+          doc(
+              "instance.process.output",
+              "Reads a background process's output from byte offsets, while it runs or after."
+                  + " "
+                  + PROCESS_REF
+                  + " stdout_offset and stderr_offset: where to start in each stream (default 0)."
+                  + " max_bytes: the most of each stream to return, 1 to 32768 (default 16384)."
+                  + " Output: stdout and stderr (text, never half a UTF-8 character);"
+                  + " stdout_next_offset and stderr_next_offset: pass them back to read on; more:"
+                  + " True when more output is kept already; status ('running' or 'ended')."
+                  + " Example: o = instance.process.output(sandbox=sb[\"name\"], name=\"web\","
+                  + " process=p, stdout_offset=o[\"stdout_next_offset\"])",
+              "logs",
+              "tail",
+              "follow output",
+              "stream"),
+          doc(
+              "instance.process.wait",
+              "Waits until a background process ends or timeout_seconds pass, then describes it"
+                  + " (status says which). "
+                  + PROCESS_REF
+                  + " timeout_seconds: 1 to 900 (default 30). Output: as instance.process.get:"
+                  + " process, command, status, exit_code, reason, signal, started_at, ended_at,"
+                  + " stdout_bytes, stderr_bytes. Example:"
+                  + " instance.process.wait(sandbox=sb[\"name\"], name=\"web\", process=p,"
+                  + " timeout_seconds=120)[\"exit_code\"]",
+              "join",
+              "await",
+              "until finished"),
+          doc(
+              "instance.process.kill",
+              "Sends a signal to a background process and every process it started (its process"
+                  + " group). "
+                  + PROCESS_REF
+                  + " signal: 'TERM' (default), 'KILL', 'INT', 'HUP', 'QUIT', 'USR1', 'USR2', 'STOP'"
+                  + " or 'CONT'. An ended process is refused. Output: as instance.process.get right"
+                  + " after the signal (process, command, status, exit_code, reason, signal,"
+                  + " started_at, ended_at, stdout_bytes, stderr_bytes). Example:"
+                  + " instance.process.kill(sandbox=sb[\"name\"], name=\"web\", process=p)",
+              "stop",
+              "terminate",
+              "cancel job"),
           doc(
               "instance.start",
               "Starts a stopped instance and waits until it runs. "

@@ -26,6 +26,8 @@ import java.time.Duration;
  *     or 0 when unset (the default: Incus then requires {@code limits.processes} on every instance,
  *     and VMs refuse that key, so a set value means a sandbox of containers only)
  * @param identity {@code sandbox.identity_limits.*}: what one identity holds across its sandboxes
+ * @param background {@code instance.background_processes} and {@code
+ *     instance.background_output_mb}: background processes per instance and their output
  */
 public record Quotas(
     int maxCpus,
@@ -40,7 +42,40 @@ public record Quotas(
     int sandboxNetworks,
     int sandboxDiskGb,
     int sandboxProcesses,
-    IdentityLimits identity) {
+    IdentityLimits identity,
+    ProcessLimits background) {
+
+  /** With the default background process limits. */
+  public Quotas(
+      int maxCpus,
+      int maxMemoryMb,
+      int maxDiskGb,
+      int processes,
+      int sandboxesPerIdentity,
+      Duration maxLifetime,
+      int sandboxInstances,
+      int sandboxCpus,
+      int sandboxMemoryMb,
+      int sandboxNetworks,
+      int sandboxDiskGb,
+      int sandboxProcesses,
+      IdentityLimits identity) {
+    this(
+        maxCpus,
+        maxMemoryMb,
+        maxDiskGb,
+        processes,
+        sandboxesPerIdentity,
+        maxLifetime,
+        sandboxInstances,
+        sandboxCpus,
+        sandboxMemoryMb,
+        sandboxNetworks,
+        sandboxDiskGb,
+        sandboxProcesses,
+        identity,
+        ProcessLimits.defaults());
+  }
 
   public Quotas {
     positive(maxCpus, "instance.max_cpus");
@@ -58,6 +93,7 @@ public record Quotas(
           "sandbox.limits.processes must be positive when set, got " + sandboxProcesses);
     }
     java.util.Objects.requireNonNull(identity, "sandbox.identity_limits");
+    java.util.Objects.requireNonNull(background, "instance.background_*");
     if (maxLifetime.isNegative() || maxLifetime.isZero()) {
       throw new IllegalArgumentException("sandbox.max_lifetime_minutes must be positive");
     }
@@ -106,7 +142,8 @@ public record Quotas(
         sandboxNetworks,
         sandboxDiskGb,
         sandboxProcesses,
-        identity);
+        identity,
+        background);
   }
 
   public Quotas withSandboxesPerIdentity(int value) {
@@ -123,7 +160,8 @@ public record Quotas(
         sandboxNetworks,
         sandboxDiskGb,
         sandboxProcesses,
-        identity);
+        identity,
+        background);
   }
 
   public Quotas withIdentityLimits(IdentityLimits value) {
@@ -140,7 +178,8 @@ public record Quotas(
         sandboxNetworks,
         sandboxDiskGb,
         sandboxProcesses,
-        value);
+        value,
+        background);
   }
 
   public Quotas withSandboxProcesses(int value) {
@@ -157,6 +196,26 @@ public record Quotas(
         sandboxNetworks,
         sandboxDiskGb,
         value,
-        identity);
+        identity,
+        background);
+  }
+
+  /** Background processes per instance and the output each stream keeps. */
+  public Quotas withBackground(ProcessLimits value) {
+    return new Quotas(
+        maxCpus,
+        maxMemoryMb,
+        maxDiskGb,
+        processes,
+        sandboxesPerIdentity,
+        maxLifetime,
+        sandboxInstances,
+        sandboxCpus,
+        sandboxMemoryMb,
+        sandboxNetworks,
+        sandboxDiskGb,
+        sandboxProcesses,
+        identity,
+        value);
   }
 }

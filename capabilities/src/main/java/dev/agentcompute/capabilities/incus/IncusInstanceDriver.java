@@ -328,15 +328,13 @@ final class IncusInstanceDriver implements InstanceDriver {
     dev.agentcompute.incus.ExecResult result;
     try {
       result =
-          reader
-              .in(sandbox)
-              .instances()
-              .exec(
-                  name,
-                  incusRequest(
-                      request,
-                      request.stdin().orElse("").getBytes(StandardCharsets.UTF_8),
-                      request.timeout().orElse(NO_EXEC_DEADLINE)));
+          execReportingOutput(
+              reader.in(sandbox),
+              name,
+              incusRequest(
+                  request,
+                  request.stdin().orElse("").getBytes(StandardCharsets.UTF_8),
+                  request.timeout().orElse(NO_EXEC_DEADLINE)));
     } catch (IncusException e) {
       throw execFailure(sandbox, name, e);
     }
@@ -348,6 +346,18 @@ final class IncusInstanceDriver implements InstanceDriver {
         result.stdoutTruncated(),
         result.stderrTruncated(),
         timedOut);
+  }
+
+  /** Runs the exec with its new output lines reported as progress once it runs long. */
+  private static dev.agentcompute.incus.ExecResult execReportingOutput(
+      IncusClient project, String name, dev.agentcompute.incus.ExecRequest call) {
+    Optional<ExecProgress> progress = ExecProgress.start();
+    if (progress.isEmpty()) {
+      return project.instances().exec(name, call);
+    }
+    try (ExecProgress p = progress.get()) {
+      return project.instances().exec(name, call, p);
+    }
   }
 
   /**

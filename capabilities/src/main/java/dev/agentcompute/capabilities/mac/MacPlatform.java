@@ -35,6 +35,8 @@ public final class MacPlatform implements AutoCloseable {
             Optional.empty(),
             Optional.empty(),
             Optional.empty(),
+            // Background processes need a Linux container's supervisor (ProcessDriver).
+            Optional.empty(),
             // Exec runs as the guest's login user lume by default.
             Set.of(PlatformFeature.GUEST_LOGIN_USER));
   }

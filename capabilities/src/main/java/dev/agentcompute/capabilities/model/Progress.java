@@ -20,6 +20,14 @@ public final class Progress {
     }
   }
 
+  /**
+   * The current call's sink, to report from threads of the call's own (a command's output arriving
+   * on a socket thread); empty outside a call.
+   */
+  public static java.util.Optional<Consumer<String>> current() {
+    return SINK.isBound() ? java.util.Optional.of(SINK.get()) : java.util.Optional.empty();
+  }
+
   /** Runs {@code action} with {@code sink} receiving the stages it reports. */
   public static <T, X extends Throwable> T reportingTo(
       Consumer<String> sink, ScopedValue.CallableOp<T, X> action) throws X {

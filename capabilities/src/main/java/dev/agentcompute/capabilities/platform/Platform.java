@@ -13,6 +13,8 @@ import java.util.function.BooleanSupplier;
  * @param readiness true when the platform answers and its prerequisites exist
  * @param files streamed files of any size (docs/capabilities.md#files); empty where the platform
  *     has no file API to stream through
+ * @param processes background processes (docs/capabilities.md#background-processes); empty where
+ *     the platform has no supervisor for them
  * @param features what the platform declares it does, which the services ask instead of its name
  */
 public record Platform(
@@ -25,13 +27,14 @@ public record Platform(
     Optional<NetworkDriver> networks,
     Optional<OvnFabric> ovn,
     Optional<FileDriver> files,
+    Optional<ProcessDriver> processes,
     Set<PlatformFeature> features) {
 
   public Platform {
     features = Set.copyOf(features);
   }
 
-  /** A platform that declares no {@link PlatformFeature}. */
+  /** A platform without background processes that declares no {@link PlatformFeature}. */
   public Platform(
       String name,
       BooleanSupplier readiness,
@@ -42,7 +45,18 @@ public record Platform(
       Optional<NetworkDriver> networks,
       Optional<OvnFabric> ovn,
       Optional<FileDriver> files) {
-    this(name, readiness, sandboxes, instances, snapshots, images, networks, ovn, files, Set.of());
+    this(
+        name,
+        readiness,
+        sandboxes,
+        instances,
+        snapshots,
+        images,
+        networks,
+        ovn,
+        files,
+        Optional.empty(),
+        Set.of());
   }
 
   /** A platform without streamed files (their capabilities refuse on it). */

@@ -24,7 +24,8 @@ public record Compute(
     ImpairmentService impairments,
     ComputeConfig config,
     DesktopService desktop,
-    FileService files) {
+    FileService files,
+    ProcessService processes) {
 
   /** Builds every service over the platforms of {@code router}. */
   public static Compute over(
@@ -95,7 +96,8 @@ public record Compute(
             windows,
             screenshots,
             config.quotas().identity().screenshotBytes()),
-        new FileService(access, instances, transfers));
+        new FileService(access, instances, transfers),
+        new ProcessService(access, instances, () -> config.quotas().background()));
   }
 
   public PlatformRouter router() {

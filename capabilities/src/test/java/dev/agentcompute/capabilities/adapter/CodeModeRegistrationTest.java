@@ -42,7 +42,9 @@ class CodeModeRegistrationTest {
     assertThat(server.describe(Context.background(), SUBJECT, "instance.exec").signature())
         .isEqualTo(
             "instance.exec(*, sandbox: str, name: str, command: str, timeout_seconds: int | None, "
-                + "user: str | None, cwd: str | None, stdin: str | None, env: str | None)");
+                + "user: str | None, cwd: str | None, stdin: str | None, env: str | None, "
+                // Ours, after the original's parameters: background processes.
+                + "background: bool | None)");
     assertThat(server.describe(Context.background(), SUBJECT, "net.acl.add").signature())
         .isEqualTo(
             "net.acl.add(*, sandbox: str, network: str, direction: str, action: str, protocol: str | None, "
@@ -119,6 +121,11 @@ class CodeModeRegistrationTest {
           "instance.file.stat",
           "instance.file.upload_url",
           "instance.file.download_url",
+          "instance.process.list",
+          "instance.process.get",
+          "instance.process.output",
+          "instance.process.wait",
+          "instance.process.kill",
           "instance.snapshot.create",
           "instance.snapshot.restore",
           "instance.snapshot.delete",

@@ -58,6 +58,27 @@ class MacInstanceTest {
   }
 
   @Test
+  void backgroundProcessesAreRefusedWithThePlatformAndTheForegroundExecNamed() {
+    assertThat(
+            stack.evalFailure(
+                "instance.exec(sandbox=\"demo\", name=\"web\", command=\"sleep 5\","
+                    + " background=True)"))
+        .contains(
+            "instance.exec with background=True is unsupported on platform mac: background"
+                + " processes run in Linux containers on Incus only; run the command in the"
+                + " foreground with instance.exec(timeout_seconds=...)");
+    for (String capability :
+        new String[] {"instance.process.get", "instance.process.wait", "instance.process.kill"}) {
+      assertThat(
+              stack.evalFailure(
+                  capability + "(sandbox=\"demo\", name=\"web\", process=\"p00000000abcd\")"))
+          .contains(capability + " is unsupported on platform mac");
+    }
+    assertThat(stack.evalFailure("instance.process.list(sandbox=\"demo\", name=\"web\")"))
+        .contains("instance.process.list is unsupported on platform mac");
+  }
+
+  @Test
   void exitCodesAndStdinPassThrough() throws Exception {
     assertThat(exec("command=\"exit 7\"").get("exit_code")).isEqualTo(7L);
     assertThat(exec("command=\"cat\", stdin=\"piped\"").get("stdout")).isEqualTo("piped");

@@ -1,6 +1,7 @@
 package dev.agentcompute.server.config;
 
 import dev.agentcompute.capabilities.config.IdentityLimits;
+import dev.agentcompute.capabilities.config.ProcessLimits;
 import dev.agentcompute.capabilities.config.Quotas;
 import dev.agentcompute.capabilities.model.ComputeLimits;
 import dev.agentcompute.capabilities.screenshots.ScreenshotStore;
@@ -177,7 +178,20 @@ final class QuotaSettings {
         networks,
         disk,
         projectProcesses,
-        identityLimits);
+        identityLimits,
+        new ProcessLimits(
+            within(
+                "instance.background_processes",
+                instance.backgroundProcesses(),
+                d.background().perInstance(),
+                ProcessLimits.PER_INSTANCE_MAX,
+                problems),
+            within(
+                "instance.background_output_mb",
+                instance.backgroundOutputMb(),
+                d.background().outputMb(),
+                ProcessLimits.OUTPUT_MB_MAX,
+                problems)));
   }
 
   private static int within(String key, Long value, int fallback, long max, List<String> problems) {

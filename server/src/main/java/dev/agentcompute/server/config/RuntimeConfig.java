@@ -57,13 +57,20 @@ public record RuntimeConfig(
 
   /**
    * What one instance may ask for (ours; docs/configuration.md): the most CPUs, memory and root
-   * disk, and the {@code limits.processes} every container gets.
+   * disk, the {@code limits.processes} every container gets, and its background processes (how many
+   * run at once, and the MiB each of their streams keeps).
    */
   public record Instance(
       @JsonProperty("max_cpus") Long maxCpus,
       @JsonProperty("max_memory_mb") Long maxMemoryMb,
       @JsonProperty("max_disk_gb") Long maxDiskGb,
-      Long processes) {}
+      Long processes,
+      @JsonProperty("background_processes") Long backgroundProcesses,
+      @JsonProperty("background_output_mb") Long backgroundOutputMb) {
+    public Instance(Long maxCpus, Long maxMemoryMb, Long maxDiskGb, Long processes) {
+      this(maxCpus, maxMemoryMb, maxDiskGb, processes, null, null);
+    }
+  }
 
   /** What one sandbox may hold together (ours; docs/configuration.md). */
   public record SandboxLimits(

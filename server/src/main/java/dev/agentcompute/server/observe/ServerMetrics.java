@@ -107,6 +107,7 @@ public final class ServerMetrics {
           "instance.max_cpus",
           "instance.max_memory_mb",
           "instance.max_disk_gb",
+          "instance.background_processes",
           "sandbox.limits.instances",
           "sandbox.limits.cpus",
           "sandbox.limits.memory_mb",

@@ -379,6 +379,10 @@ public class ConfigLoaderTest {
             + " must be between 1 and 256, got 0",
         "incus: {remote: r, pool: p}               | 'instance: {processes: -5}' |"
             + " instance.processes must be between 1 and 4194304, got -5",
+        "incus: {remote: r, pool: p}               | 'instance: {background_processes: 0}' |"
+            + " instance.background_processes must be between 1 and 1000, got 0",
+        "incus: {remote: r, pool: p}               | 'instance: {background_output_mb: 2048}' |"
+            + " instance.background_output_mb must be between 1 and 1024, got 2048",
         "incus: {remote: r, pool: p}               | 'instance: {max_memory_mbs: 5}' | decode"
             + " configuration: unknown key \"instance.max_memory_mbs\"",
         "incus: {remote: r, pool: p}               | 'sandbox: {max_per_identity: 0}' |"

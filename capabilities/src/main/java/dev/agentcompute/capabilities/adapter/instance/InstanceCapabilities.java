@@ -13,6 +13,7 @@ import dev.agentcompute.capabilities.model.Timestamps;
 import dev.agentcompute.capabilities.model.WaitStage;
 import dev.agentcompute.capabilities.service.FileService;
 import dev.agentcompute.capabilities.service.InstanceService;
+import dev.agentcompute.capabilities.service.ProcessService;
 import dev.agentcompute.capabilities.service.SnapshotService;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -67,7 +68,21 @@ public final class InstanceCapabilities {
       Optional<String> user,
       Optional<String> cwd,
       Optional<String> stdin,
-      Optional<String> env) {}
+      Optional<String> env,
+      Optional<Boolean> background) {
+    /** In the foreground. */
+    public ExecInput(
+        String sandbox,
+        String name,
+        String command,
+        OptionalLong timeout_seconds,
+        Optional<String> user,
+        Optional<String> cwd,
+        Optional<String> stdin,
+        Optional<String> env) {
+      this(sandbox, name, command, timeout_seconds, user, cwd, stdin, env, Optional.empty());
+    }
+  }
 
   public record StateInput(String sandbox, String name, Optional<Boolean> force) {}
 
@@ -109,7 +124,10 @@ public final class InstanceCapabilities {
   public record PublishOutput(String image) {}
 
   public static List<CapabilityDefinition<?, ?>> definitions(
-      InstanceService instances, SnapshotService snapshots, FileService files) {
+      InstanceService instances,
+      SnapshotService snapshots,
+      FileService files,
+      ProcessService processes) {
     return List.of(
         new CapabilityDefinition<>(
             "instance.create",
@@ -174,10 +192,13 @@ public final class InstanceCapabilities {
         new CapabilityDefinition<>(
             "instance.exec",
             "Run a shell command in an instance.",
-            List.of("shell", "command", "run"),
+            List.of("shell", "command", "run", "background"),
             ExecInput.class,
             ExecResult.class,
-            (subject, in) -> instances.exec(in.sandbox(), in.name(), request(in))),
+            (subject, in) ->
+                in.background().orElse(false)
+                    ? ProcessCapabilities.startBackground(processes, in)
+                    : instances.exec(in.sandbox(), in.name(), request(in))),
         state(
             instances,
             "instance.start",
