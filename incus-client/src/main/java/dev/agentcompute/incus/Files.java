@@ -168,6 +168,10 @@ public final class Files {
     Map<String, String> headers = new HashMap<>();
     headers.put("X-Incus-Type", "file");
     headers.put("X-Incus-Write", "overwrite");
+    // incusd opens the file before it reads the body: a refusal there (a full disk's "disk quota
+    // exceeded") then comes back as its answer, instead of a broken pipe under a body it never
+    // read.
+    headers.put("Expect", "100-continue");
     if (mode != null) {
       headers.put("X-Incus-Mode", String.format("%04o", mode));
     }
