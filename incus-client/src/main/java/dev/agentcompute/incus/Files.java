@@ -159,27 +159,14 @@ public final class Files {
   }
 
   /**
-   * Creates or overwrites a file from {@code body}, streamed: {@code length} bytes, or chunked to
-   * the end of the stream when {@code length < 0}. {@code mode} only when not null. A body that
-   * fails mid-way ends the request; what incusd had written stays.
+   * Creates or overwrites a file from {@code body}, streamed over incusd's SFTP endpoint (as {@code
+   * incus file push} does): {@code length} bytes, or to the end of the stream when {@code length <
+   * 0}. {@code mode} only when not null. A body that fails mid-way ends the transfer; what incusd
+   * had written stays.
    */
   public void upload(
       String instance, String path, InputStream body, long length, Integer mode, Duration timeout) {
-    Map<String, String> headers = new HashMap<>();
-    headers.put("X-Incus-Type", "file");
-    headers.put("X-Incus-Write", "overwrite");
-    if (mode != null) {
-      headers.put("X-Incus-Mode", String.format("%04o", mode));
-    }
-    Transport.Response response =
-        rest.raw(
-            scope,
-            "POST",
-            filesPath(instance, path),
-            headers,
-            new StreamedBody(body, length),
-            timeout);
-    rest.parse(response, "POST " + path + " in " + instance);
+    SftpUpload.write(rest, scope, instance, path, body, length, mode, timeout);
   }
 
   /** The whole file's size: from {@code Content-Range} on a range answer. */

@@ -60,13 +60,16 @@ class FileTransfersIT {
     Files.writeString(
         dir.resolve("agentcompute.yaml"),
         """
-        incus: {url: "unix://%s", pool: default, host: none}
+        incus: {url: "unix://%s", pool: %s, host: none}
         sandbox: {default_network_kind: bridge, default_ttl_minutes: 30, max_ttl_minutes: 120}
         network: {bridge_subnets: "10.211.77.0/24"}
         screenshots: {base_url: "http://127.0.0.1:8081", listen: "127.0.0.1:0"}
         files: {max_upload_bytes: %d, url_ttl_seconds: 4, max_urls_per_identity: 3}
         """
-            .formatted(LocalStack.incusSocket(), GIB));
+            .formatted(
+                LocalStack.incusSocket(),
+                System.getProperty("agentcompute.it.pool", "default"),
+                GIB));
     Path tokens = dir.resolve("tokens.json");
     Files.writeString(tokens, "{\"alice\": \"" + ALICE + "\", \"bob\": \"" + BOB + "\"}");
     Files.setPosixFilePermissions(
@@ -106,12 +109,14 @@ class FileTransfersIT {
     }
     base = "http://127.0.0.1:" + m.group(1);
     sandbox = "files-it-" + Long.toHexString(System.nanoTime() & 0xffffff);
+    // 2 GiB of root disk: busybox's 1 GiB default cannot hold the 1 GiB file where the pool
+    // enforces sizes (btrfs, zfs); -Dagentcompute.it.pool=NAME runs this on another pool.
     run(
         ALICE,
         """
         def main():
             sandbox.create(name="%s")
-            instance.create(sandbox="%s", name="c1", image="busybox")
+            instance.create(sandbox="%s", name="c1", image="busybox", disk_gb=2)
         """
             .formatted(sandbox, sandbox));
   }

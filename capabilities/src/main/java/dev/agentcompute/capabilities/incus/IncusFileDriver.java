@@ -4,6 +4,7 @@ import dev.agentcompute.capabilities.model.FileInfo;
 import dev.agentcompute.capabilities.model.Sandbox;
 import dev.agentcompute.capabilities.platform.FileDriver;
 import dev.agentcompute.incus.FileStat;
+import dev.agentcompute.incus.IncusClient;
 import java.io.InputStream;
 import java.time.Duration;
 import java.time.Instant;
@@ -61,7 +62,11 @@ final class IncusFileDriver implements FileDriver {
       long length,
       Integer mode,
       Duration timeout) {
-    reader.in(sandbox).files().upload(instance, path, content, length, mode, timeout);
+    IncusClient project = reader.in(sandbox);
+    IncusFailures.writing(
+        project,
+        instance,
+        () -> project.files().upload(instance, path, content, length, mode, timeout));
   }
 
   private static FileInfo info(String path, FileStat stat) {

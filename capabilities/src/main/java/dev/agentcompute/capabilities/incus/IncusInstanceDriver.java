@@ -273,12 +273,23 @@ final class IncusInstanceDriver implements InstanceDriver {
     forceDelete(reader.in(sandbox), name);
   }
 
-  /** Stops (forcefully) and deletes an instance with its snapshots; a missing instance is fine. */
+  /**
+   * Stops (forcefully) and deletes an instance with its snapshots; a missing instance is fine. A
+   * stop that fails once the instance is down (its stop hook writes into the root disk, which on a
+   * copy-on-write pool may be full: "disk quota exceeded") does not keep the instance alive.
+   */
   static void forceDelete(IncusClient project, String name) {
     IncusFailures.ignoreNotFound(
         () -> {
           if (!status(project.instances().state(name)).equals("Stopped")) {
-            project.instances().changeState(name, "stop", -1, true).await();
+            try {
+              project.instances().changeState(name, "stop", -1, true).await();
+            } catch (IncusException e) {
+              if (IncusFailures.isNotFound(e)
+                  || !status(project.instances().state(name)).equals("Stopped")) {
+                throw e;
+              }
+            }
           }
           project.instances().delete(name);
         });
@@ -301,9 +312,14 @@ final class IncusInstanceDriver implements InstanceDriver {
           action == InstanceAction.RESTART && status.equals("Stopped")
               ? InstanceAction.START
               : action;
-      instances
-          .changeState(name, effective.wireName(), -1, force)
-          .await(ComputeLimits.STATE_CHANGE_BUDGET);
+      // A start writes the instance's backup file into its root disk: a full one refuses it.
+      IncusFailures.writing(
+          project,
+          name,
+          () ->
+              instances
+                  .changeState(name, effective.wireName(), -1, force)
+                  .await(ComputeLimits.STATE_CHANGE_BUDGET));
       awaitStatus(
           project,
           name,
@@ -451,7 +467,8 @@ final class IncusInstanceDriver implements InstanceDriver {
   @Override
   public void writeFile(Sandbox sandbox, String name, String path, byte[] content, Integer mode) {
     try {
-      reader.in(sandbox).files().write(name, path, content, mode);
+      IncusClient project = reader.in(sandbox);
+      IncusFailures.writing(project, name, () -> project.files().write(name, path, content, mode));
     } catch (IncusException e) {
       // The instance exists (the service looked): a 404 means the file's directory does not.
       if (IncusFailures.isNotFound(e)) {

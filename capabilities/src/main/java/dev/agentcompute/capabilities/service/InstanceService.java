@@ -398,7 +398,8 @@ public final class InstanceService {
     }
     if (content.length > ComputeLimits.FILE_WRITE_MAX_BYTES) {
       throw Errors.of(
-          "file content exceeds %d bytes; use instance.exec to transfer larger files",
+          "file content exceeds %d bytes (instance.file.write's limit); move a larger file with"
+              + " instance.file.upload_url",
           ComputeLimits.FILE_WRITE_MAX_BYTES);
     }
     Integer parsedMode = mode == null || mode.isEmpty() ? null : parseMode(mode);

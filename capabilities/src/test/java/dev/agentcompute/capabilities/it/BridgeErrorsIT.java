@@ -386,7 +386,8 @@ class BridgeErrorsIT {
         "instance.file.write",
         new InstanceCapabilities.WriteInput(
             sb, "web", "/root/big", "x".repeat(65_537), Optional.empty()),
-        "file content exceeds 65536 bytes; use instance.exec to transfer larger files");
+        "file content exceeds 65536 bytes (instance.file.write's limit); move a larger file with"
+            + " instance.file.upload_url");
     fails(
         "instance.file.write",
         new InstanceCapabilities.WriteInput(sb, "web", "/root/f", "x", Optional.of("9")),

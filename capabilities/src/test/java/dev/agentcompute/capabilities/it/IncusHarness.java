@@ -28,9 +28,13 @@ final class IncusHarness {
     return LocalIncus.socket();
   }
 
-  /** Test subnets come from 10.211.0.0/16, never from Incus. */
+  /**
+   * Test subnets come from 10.211.0.0/16, never from Incus. Root disks go to the pool {@code
+   * -Dagentcompute.it.pool} names (default: {@code default}), to run the ITs on another driver.
+   */
   static ComputeConfig config() {
     return ComputeConfig.defaults()
+        .withStoragePool(System.getProperty("agentcompute.it.pool", "default"))
         .withCatalogFile(root().resolve("images/catalog.yaml"))
         .withBridgeSubnets(SubnetPool.parse("10.211.0.0/16", 24))
         .withPinIdentities(Set.of("operator"))
