@@ -159,14 +159,31 @@ public final class Files {
   }
 
   /**
-   * Creates or overwrites a file from {@code body}, streamed over incusd's SFTP endpoint (as {@code
-   * incus file push} does): {@code length} bytes, or to the end of the stream when {@code length <
-   * 0}. {@code mode} only when not null. A body that fails mid-way ends the transfer; what incusd
-   * had written stays.
+   * Creates or overwrites a file from {@code body}, streamed: {@code length} bytes, or chunked to
+   * the end of the stream when {@code length < 0}. {@code mode} only when not null. A body that
+   * fails mid-way ends the request; what incusd had written stays.
    */
   public void upload(
       String instance, String path, InputStream body, long length, Integer mode, Duration timeout) {
-    SftpUpload.write(rest, scope, instance, path, body, length, mode, timeout);
+    Map<String, String> headers = new HashMap<>();
+    headers.put("X-Incus-Type", "file");
+    headers.put("X-Incus-Write", "overwrite");
+    // incusd opens the file before it reads the body: a refusal there (a full disk's "disk quota
+    // exceeded") then comes back as its answer, instead of a broken pipe under a body it never
+    // read.
+    headers.put("Expect", "100-continue");
+    if (mode != null) {
+      headers.put("X-Incus-Mode", String.format("%04o", mode));
+    }
+    Transport.Response response =
+        rest.raw(
+            scope,
+            "POST",
+            filesPath(instance, path),
+            headers,
+            new StreamedBody(body, length),
+            timeout);
+    rest.parse(response, "POST " + path + " in " + instance);
   }
 
   /** The whole file's size: from {@code Content-Range} on a range answer. */
