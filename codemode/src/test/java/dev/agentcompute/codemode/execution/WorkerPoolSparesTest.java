@@ -136,12 +136,20 @@ class WorkerPoolSparesTest {
   @Test
   void closingLeavesNoProcessBehindIncludingSparesStillStarting() throws Exception {
     WorkerPool p = pool(3, 3, true);
+    // Closed at once: the three spares are still being started.
+    p.close();
+    assertThat(p.sparesStarting()).as("no spare start still in flight").isZero();
+    assertThat(processes()).as("no worker outlives close()").isZero();
+  }
+
+  @Test
+  void closingStopsIdleWorkersAndSpares() throws Exception {
+    WorkerPool p = pool(3, 3, true);
     Worker idle = p.acquire("a", Context.background());
     p.release(idle, true);
-    // Closed at once: some spares are still being started.
+    awaitThat("spares started", () -> p.spares() == 3);
     p.close();
     assertThat(processes()).as("no worker outlives close()").isZero();
-    Thread.sleep(300);
-    assertThat(processes()).as("and none appears later").isZero();
+    assertThat(idle.alive()).isFalse();
   }
 }
