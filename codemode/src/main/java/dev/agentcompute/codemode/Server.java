@@ -193,10 +193,19 @@ public final class Server implements AutoCloseable {
   }
 
   /**
-   * Worker processes alive now (idle, starting and busy): never more than MaxConcurrentExecutions.
+   * Worker processes holding an execution slot now (busy, starting for an execution, or idle for
+   * their subject): never more than MaxConcurrentExecutions. Spares are counted apart.
    */
   public int liveWorkers() {
     return executor.liveWorkers();
+  }
+
+  /**
+   * Spare workers started ahead of demand and waiting outside the execution slots (at most three,
+   * and at most MaxConcurrentExecutions): a diagnostic for tests and benchmarks.
+   */
+  public int spareWorkers() {
+    return executor.spareWorkers();
   }
 
   /**

@@ -202,6 +202,7 @@ class ExecutionRulesTest {
                 }
               });
       assertThat(caps.slowStarted.await(20, TimeUnit.SECONDS)).isTrue();
+      Spares.awaitFull(s, 1);
       long started = s.workersStarted();
       Context ctx = Context.background().withCancel();
       CompletableFuture<String> queued =

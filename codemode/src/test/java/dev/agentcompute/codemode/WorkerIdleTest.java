@@ -37,16 +37,22 @@ class WorkerIdleTest {
             .withWorkerReuse(10, Duration.ofSeconds(60));
     List<Long> started = new ArrayList<>();
     try (Server s = new ContractServer().build(limits, Options.builder().clock(clock))) {
+      // One spare on top of the one slot: each count is read once the taken spare is replaced.
       s.execute(Context.background(), ALICE, TRIVIAL);
+      Spares.awaitFull(s, 1);
       started.add(s.workersStarted());
       clock.advance(Duration.ofSeconds(59));
       s.execute(Context.background(), ALICE, TRIVIAL);
+      Spares.awaitFull(s, 1);
       started.add(s.workersStarted());
       clock.advance(Duration.ofSeconds(61));
       s.execute(Context.background(), ALICE, TRIVIAL);
+      Spares.awaitFull(s, 1);
       started.add(s.workersStarted());
     }
 
-    assertThat(started).containsExactly(1L, 1L, 2L);
+    assertThat(started)
+        .as("reused within its idle limit; replaced by a spare (and the spare by a start) after")
+        .containsExactly(2L, 2L, 3L);
   }
 }

@@ -60,6 +60,7 @@ class WorkerModeTest {
                 }
               });
       assertThat(caps.slowStarted.await(20, TimeUnit.SECONDS)).isTrue();
+      Spares.awaitFull(s, 1);
       Context shortDeadline = Context.background().withTimeout(java.time.Duration.ofMillis(300));
       long started = s.workersStarted();
       assertThatThrownBy(

@@ -62,6 +62,12 @@ public final class Executor implements AutoCloseable {
     }
   }
 
+  /**
+   * Workers kept started on top of the execution slots, so an execution with a free slot never
+   * waits for a JVM to start (at most MaxConcurrentExecutions of them).
+   */
+  static final int SPARE_WORKERS = 3;
+
   private final Limits limits;
   private final Catalog catalog;
   private final boolean guidance;
@@ -99,14 +105,14 @@ public final class Executor implements AutoCloseable {
     this.manifest = List.copyOf(items);
     this.childCap = childCap;
     this.command = command;
-    int warm = (int) Math.min(3, limits.maxConcurrentExecutions());
+    int spares = (int) Math.min(SPARE_WORKERS, limits.maxConcurrentExecutions());
     this.pool =
         new WorkerPool(
             command,
             (int) limits.maxConcurrentExecutions(),
             (int) Math.min(Integer.MAX_VALUE, limits.maxConcurrentExecutionsPerSubject()),
             limits.maxSlotWait(),
-            warm,
+            spares,
             limits.maxExecutionsPerWorker() > 1 ? limits.maxWorkerIdleTime() : null,
             services.clock());
   }
@@ -405,9 +411,17 @@ public final class Executor implements AutoCloseable {
     return command;
   }
 
-  /** Live worker processes, for tests and benchmarks. */
+  /**
+   * Workers holding an execution slot (executing, or idle for their subject), for tests and
+   * benchmarks.
+   */
   public int liveWorkers() {
     return pool.live();
+  }
+
+  /** Spare workers started and waiting outside the slots, for tests and benchmarks. */
+  public int spareWorkers() {
+    return pool.spares();
   }
 
   @Override

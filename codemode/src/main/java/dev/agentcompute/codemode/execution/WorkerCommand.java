@@ -50,6 +50,9 @@ final class WorkerCommand {
     cmd.add("-XX:+ExitOnOutOfMemoryError");
     cmd.add("-Xss4m");
     cmd.add("-Xms8m");
+    // A young generation that starts at 1 MiB (it grows with the heap): a warmed idle worker holds
+    // 1.2 MiB less (38.3 -> 37.1 MiB RSS), at no measurable start CPU.
+    cmd.add("-XX:NewSize=1m");
     cmd.add("-Xmx" + Math.max(16, maxHeapBytes >> 20) + "m");
     cmd.add("-XX:CICompilerCount=1");
     cmd.add("-Xlog:disable");

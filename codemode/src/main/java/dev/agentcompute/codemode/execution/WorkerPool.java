@@ -17,11 +17,14 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Owns every worker process. Live processes (idle, starting and busy) never exceed {@code maxLive}.
- * A few fresh workers are started ahead of demand so an execution does not wait for a JVM to start;
- * with reuse enabled, a worker that ended cleanly waits for its next execution from the same
- * subject only, and is evicted when another caller needs the slot. Callers take slots in the order
- * of a {@link FairQueue} and wait at most {@code slotWait} for one.
+ * Owns every worker process. Workers that hold a slot (executing, started on demand, or idle for
+ * their subject) never exceed {@code maxLive}. On top of the slots, {@code spareTarget} spare
+ * workers are kept started ahead of demand, so an execution that finds a free slot takes a running
+ * JVM instead of waiting for one to start; a taken spare is replaced in the background. Live
+ * processes therefore never exceed {@code maxLive + spareTarget}. With reuse enabled, a worker that
+ * ended cleanly waits for its next execution from the same subject only, and is evicted when
+ * another caller needs the slot. Callers take slots in the order of a {@link FairQueue} and wait at
+ * most {@code slotWait} for one.
  */
 final class WorkerPool implements AutoCloseable {
 
@@ -33,6 +36,9 @@ final class WorkerPool implements AutoCloseable {
   /** A missed wake-up costs at most this much waiting. */
   private static final long RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
+  /** How long close() waits for spares still starting (a JVM start takes well under a second). */
+  private static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
+
   /** How often idle reusable workers past their idle limit are stopped. */
   private static final Duration SWEEP_INTERVAL = Duration.ofSeconds(1);
 
@@ -42,14 +48,19 @@ final class WorkerPool implements AutoCloseable {
   private final Duration maxIdle;
   private final InstantSource clock;
   private final java.util.concurrent.ScheduledExecutorService sweeper;
-  private final int warmTarget;
+  private final int spareTarget;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
   private final Deque<Worker> fresh = new ArrayDeque<>();
   private final Map<String, Deque<Worker>> bySubject = new HashMap<>();
   private final FairQueue queue;
+
+  /** Workers holding a slot: executing, starting on demand, or idle for their subject. */
   private int live;
+
+  /** Spares being started (not yet in {@code fresh}). */
   private int starting;
+
   private long started;
   private boolean closed;
 
@@ -62,14 +73,14 @@ final class WorkerPool implements AutoCloseable {
       int maxLive,
       int perSubject,
       Duration slotWait,
-      int warmTarget,
+      int spareTarget,
       Duration maxIdle,
       InstantSource clock) {
     this.command = command;
     this.maxLive = maxLive;
     this.queue = new FairQueue(Math.min(perSubject, maxLive));
     this.slotWaitNanos = saturatedNanos(slotWait);
-    this.warmTarget = Math.min(warmTarget, maxLive);
+    this.spareTarget = spareTarget;
     this.maxIdle = maxIdle;
     this.clock = clock;
     lock.lock();
@@ -182,15 +193,16 @@ final class WorkerPool implements AutoCloseable {
         }
         retire(w);
       }
-      while (!fresh.isEmpty()) {
+      while (live < maxLive && !fresh.isEmpty()) {
         Worker w = fresh.poll();
         refillSoon();
         if (w.alive()) {
+          live++;
           w.subject = subject;
           queue.admit(ticket);
           return w;
         }
-        retire(w);
+        w.kill();
       }
       if (live < maxLive) {
         live++;
@@ -287,10 +299,9 @@ final class WorkerPool implements AutoCloseable {
   }
 
   private void retire(Worker w) {
-    // Called with the lock held for a worker found dead while idle.
+    // Called with the lock held for a subject's worker found dead or expired while idle.
     w.kill();
     live--;
-    refill();
   }
 
   private boolean evictOtherSubject(String subject) {
@@ -336,8 +347,7 @@ final class WorkerPool implements AutoCloseable {
   }
 
   private void refill() {
-    while (!closed && fresh.size() + starting < warmTarget && live < maxLive) {
-      live++;
+    while (!closed && fresh.size() + starting < spareTarget) {
       starting++;
       Thread.ofPlatform()
           .daemon()
@@ -357,7 +367,6 @@ final class WorkerPool implements AutoCloseable {
                     if (w != null) {
                       w.kill();
                     }
-                    live--;
                   } else {
                     fresh.add(w);
                   }
@@ -417,7 +426,27 @@ final class WorkerPool implements AutoCloseable {
     }
   }
 
-  /** Number of live worker processes (for tests and benchmarks). */
+  /** Started spares waiting for an execution, outside the slots (for tests and benchmarks). */
+  int spares() {
+    lock.lock();
+    try {
+      return fresh.size();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Spares being started now (for tests). */
+  int sparesStarting() {
+    lock.lock();
+    try {
+      return starting;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Workers holding a slot: executing, starting on demand or idle (for tests and benchmarks). */
   int live() {
     lock.lock();
     try {
@@ -433,16 +462,28 @@ final class WorkerPool implements AutoCloseable {
       sweeper.shutdownNow();
     }
     Deque<Worker> all = new ArrayDeque<>();
+    Deque<Worker> spares = new ArrayDeque<>();
     lock.lock();
     try {
       closed = true;
-      all.addAll(fresh);
+      spares.addAll(fresh);
       fresh.clear();
       bySubject.values().forEach(all::addAll);
       bySubject.clear();
       changed.signalAll();
+      // A spare still starting is killed by its starter once it sees closed; wait for that, so no
+      // process outlives close().
+      long deadline = System.nanoTime() + CLOSE_WAIT.toNanos();
+      while (starting > 0 && System.nanoTime() < deadline) {
+        changed.awaitNanos(RECHECK_NANOS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     } finally {
       lock.unlock();
+    }
+    for (Worker w : spares) {
+      w.kill();
     }
     for (Worker w : all) {
       reap(w);

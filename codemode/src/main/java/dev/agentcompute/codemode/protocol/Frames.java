@@ -16,63 +16,60 @@ public final class Frames {
 
   public static String encode(Frame f) throws Values.InvalidValue {
     StringBuilder b = new StringBuilder();
-    switch (f) {
-      case Frame.Probe p ->
-          b.append("{\"type\":\"probe\",\"version\":").append(p.version()).append('}');
-      case Frame.ProbeAck p ->
-          b.append("{\"type\":\"probe_ack\",\"version\":").append(p.version()).append('}');
-      case Frame.Exec e -> {
-        b.append("{\"type\":\"exec\",\"version\":").append(e.version()).append(",\"source\":");
-        GoJson.writeString(b, e.source());
-        writeLimits(b, e.limits());
-        b.append(",\"manifest\":");
-        Manifest.write(b, e.manifest());
-        if (e.keepAlive()) {
-          b.append(",\"keep_alive\":true");
-        }
-        if (e.explain()) {
-          b.append(",\"explain\":true");
-        }
-        b.append('}');
+    // instanceof, not a pattern switch: each pattern switch makes a worker JVM generate a class
+    // at start (SwitchBootstraps), which the AOT cache cannot hold (see WorkerPathTest).
+    if (f instanceof Frame.Probe p) {
+      b.append("{\"type\":\"probe\",\"version\":").append(p.version()).append('}');
+    } else if (f instanceof Frame.ProbeAck p) {
+      b.append("{\"type\":\"probe_ack\",\"version\":").append(p.version()).append('}');
+    } else if (f instanceof Frame.Exec e) {
+      b.append("{\"type\":\"exec\",\"version\":").append(e.version()).append(",\"source\":");
+      GoJson.writeString(b, e.source());
+      writeLimits(b, e.limits());
+      b.append(",\"manifest\":");
+      Manifest.write(b, e.manifest());
+      if (e.keepAlive()) {
+        b.append(",\"keep_alive\":true");
       }
-      case Frame.NativeCall c -> {
-        b.append("{\"type\":\"native_call\",\"capability_id\":");
-        GoJson.writeString(b, c.capabilityId());
-        b.append(",\"arguments\":");
-        Values.write(b, c.arguments());
-        b.append('}');
+      if (e.explain()) {
+        b.append(",\"explain\":true");
       }
-      case Frame.NativeResult r -> {
-        b.append("{\"type\":\"native_result\",\"result\":");
-        Values.write(b, r.result());
-        b.append('}');
+      b.append('}');
+    } else if (f instanceof Frame.NativeCall c) {
+      b.append("{\"type\":\"native_call\",\"capability_id\":");
+      GoJson.writeString(b, c.capabilityId());
+      b.append(",\"arguments\":");
+      Values.write(b, c.arguments());
+      b.append('}');
+    } else if (f instanceof Frame.NativeResult r) {
+      b.append("{\"type\":\"native_result\",\"result\":");
+      Values.write(b, r.result());
+      b.append('}');
+    } else if (f instanceof Frame.NativeAbort a) {
+      b.append("{\"type\":\"native_abort\"");
+      if (legalAbortDetail(a.detail())) {
+        b.append(",\"detail\":");
+        GoJson.writeString(b, a.detail());
       }
-      case Frame.NativeAbort a -> {
-        b.append("{\"type\":\"native_abort\"");
-        if (legalAbortDetail(a.detail())) {
-          b.append(",\"detail\":");
-          GoJson.writeString(b, a.detail());
-        }
-        b.append('}');
+      b.append('}');
+    } else if (f instanceof Frame.Final fin) {
+      b.append("{\"type\":\"final\",\"result\":");
+      Values.write(b, fin.result());
+      b.append('}');
+    } else if (f instanceof Frame.FinalError fe) {
+      b.append("{\"type\":\"final_error\",\"code\":");
+      GoJson.writeString(b, fe.code());
+      if (legalFinalDetail(fe.code(), fe.detail())) {
+        b.append(",\"detail\":");
+        GoJson.writeString(b, fe.detail());
       }
-      case Frame.Final fin -> {
-        b.append("{\"type\":\"final\",\"result\":");
-        Values.write(b, fin.result());
-        b.append('}');
+      if (legalExplanation(fe.explanation())) {
+        b.append(",\"explanation\":");
+        GoJson.writeString(b, fe.explanation());
       }
-      case Frame.FinalError fe -> {
-        b.append("{\"type\":\"final_error\",\"code\":");
-        GoJson.writeString(b, fe.code());
-        if (legalFinalDetail(fe.code(), fe.detail())) {
-          b.append(",\"detail\":");
-          GoJson.writeString(b, fe.detail());
-        }
-        if (legalExplanation(fe.explanation())) {
-          b.append(",\"explanation\":");
-          GoJson.writeString(b, fe.explanation());
-        }
-        b.append('}');
-      }
+      b.append('}');
+    } else {
+      throw new IllegalArgumentException("unknown frame " + f);
     }
     return b.toString();
   }

@@ -37,29 +37,34 @@ public final class JsonWriter {
 
   public static void write(StringBuilder b, Object v, Spelling spelling)
       throws Values.InvalidValue {
-    switch (v) {
-      case null -> b.append("null");
-      case Boolean x -> b.append(x ? "true" : "false");
-      case Long x -> b.append(x.longValue());
-      case Double x -> {
-        if (x.isNaN() || x.isInfinite()) {
-          throw new Values.InvalidValue("non-finite float");
-        }
-        b.append(spelling == Spelling.TYPED ? GoJson.typedFloat(x) : GoJson.plainFloat(x));
+    // instanceof, not a pattern switch: the worker path generates no classes at start
+    // (WorkerPathTest).
+    if (v == null) {
+      b.append("null");
+    } else if (v instanceof Boolean x) {
+      b.append(x ? "true" : "false");
+    } else if (v instanceof Long x) {
+      b.append(x.longValue());
+    } else if (v instanceof Double x) {
+      if (x.isNaN() || x.isInfinite()) {
+        throw new Values.InvalidValue("non-finite float");
       }
-      case String x -> GoJson.writeString(b, x);
-      case List<?> l -> {
-        b.append('[');
-        for (int i = 0; i < l.size(); i++) {
-          if (i > 0) {
-            b.append(',');
-          }
-          write(b, l.get(i), spelling);
+      b.append(spelling == Spelling.TYPED ? GoJson.typedFloat(x) : GoJson.plainFloat(x));
+    } else if (v instanceof String x) {
+      GoJson.writeString(b, x);
+    } else if (v instanceof List<?> l) {
+      b.append('[');
+      for (int i = 0; i < l.size(); i++) {
+        if (i > 0) {
+          b.append(',');
         }
-        b.append(']');
+        write(b, l.get(i), spelling);
       }
-      case Map<?, ?> m -> writeObject(b, ordered(m, spelling), spelling);
-      default -> throw new Values.InvalidValue("unsupported value type " + v.getClass().getName());
+      b.append(']');
+    } else if (v instanceof Map<?, ?> m) {
+      writeObject(b, ordered(m, spelling), spelling);
+    } else {
+      throw new Values.InvalidValue("unsupported value type " + v.getClass().getName());
     }
   }
 

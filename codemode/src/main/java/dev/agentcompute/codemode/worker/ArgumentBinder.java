@@ -110,101 +110,97 @@ final class ArgumentBinder {
     }
     charge(1);
     String orNone = optional ? " or None" : "";
-    switch (n) {
-      case TypeNode.Str s -> {
-        if (!(v instanceof StarlarkString str)) {
-          throw typeError(path, "a string", orNone);
-        }
-        return str.value();
+    // instanceof, not a pattern switch: the worker path generates no classes at start
+    // (WorkerPathTest).
+    if (n instanceof TypeNode.Str s) {
+      if (!(v instanceof StarlarkString str)) {
+        throw typeError(path, "a string", orNone);
       }
-      case TypeNode.Bool b -> {
-        if (!(v instanceof Bool bool)) {
-          throw typeError(path, "a bool", orNone);
-        }
-        return bool.truth();
+      return str.value();
+    } else if (n instanceof TypeNode.Bool b) {
+      if (!(v instanceof Bool bool)) {
+        throw typeError(path, "a bool", orNone);
       }
-      case TypeNode.Int i -> {
-        if (!(v instanceof StarlarkInt si)) {
-          throw typeError(path, "an integer", orNone);
-        }
-        boolean full = i.min() == Long.MIN_VALUE && i.max() == Long.MAX_VALUE;
-        if (!si.isLong()) {
-          throw full
-              ? new BindError("argument " + GoQuote.quote(path) + " overflows int64")
-              : range(path, i);
-        }
-        long l = si.longValue();
-        if (l < i.min() || l > i.max()) {
-          throw range(path, i);
-        }
-        return l;
+      return bool.truth();
+    } else if (n instanceof TypeNode.Int i) {
+      if (!(v instanceof StarlarkInt si)) {
+        throw typeError(path, "an integer", orNone);
       }
-      case TypeNode.Flt f -> {
-        double d;
-        if (v instanceof StarlarkFloat sf) {
-          d = sf.value();
-        } else if (v instanceof StarlarkInt si) {
-          d = si.isLong() ? (double) si.longValue() : si.toBigInteger().doubleValue();
-        } else {
-          throw typeError(path, "a float", orNone);
-        }
-        if (Double.isNaN(d) || Double.isInfinite(d)) {
-          throw new BindError("argument " + GoQuote.quote(path) + " is not finite");
-        }
-        if (f.float32()) {
-          if (Math.abs(d) > Float.MAX_VALUE) {
-            throw new BindError("argument " + GoQuote.quote(path) + " overflows float32");
-          }
-          d = (double) (float) d;
-        }
-        return d;
+      boolean full = i.min() == Long.MIN_VALUE && i.max() == Long.MAX_VALUE;
+      if (!si.isLong()) {
+        throw full
+            ? new BindError("argument " + GoQuote.quote(path) + " overflows int64")
+            : range(path, i);
       }
-      case TypeNode.ListOf l -> {
-        List<Value> elems;
-        if (v instanceof StarlarkList sl) {
-          elems = sl.elements();
-        } else if (v instanceof Tuple t) {
-          elems = t.elements();
-        } else {
-          throw typeError(path, "a list", orNone);
-        }
-        charge(elems.size());
-        nodes += elems.size();
-        List<Object> out = new ArrayList<>(elems.size());
-        for (int k = 0; k < elems.size(); k++) {
-          out.add(value(l.elem(), elems.get(k), path + "[" + k + "]", depth + 1, false));
-        }
-        return out;
+      long l = si.longValue();
+      if (l < i.min() || l > i.max()) {
+        throw range(path, i);
       }
-      case TypeNode.DictOf d -> {
-        if (!(v instanceof Dict dict)) {
-          throw typeError(path, "a dict", orNone);
-        }
-        charge(dict.len());
-        nodes += dict.len();
-        Map<String, Object> out = new TreeMap<>();
-        for (Map.Entry<Value, Value> e : dict.entries()) {
-          if (!(e.getKey() instanceof StarlarkString k)) {
-            throw new BindError("argument " + GoQuote.quote(path) + " keys must be strings");
-          }
-          out.put(k.value(), value(d.elem(), e.getValue(), key(path, k.value()), depth + 1, false));
-        }
-        return out;
+      return l;
+    } else if (n instanceof TypeNode.Flt f) {
+      double d;
+      if (v instanceof StarlarkFloat sf) {
+        d = sf.value();
+      } else if (v instanceof StarlarkInt si) {
+        d = si.isLong() ? (double) si.longValue() : si.toBigInteger().doubleValue();
+      } else {
+        throw typeError(path, "a float", orNone);
       }
-      case TypeNode.Struct s -> {
-        if (!(v instanceof Dict dict)) {
-          throw typeError(path, "a dict", orNone);
-        }
-        List<Map.Entry<Object, Value>> entries = new ArrayList<>();
-        for (Map.Entry<Value, Value> e : dict.entries()) {
-          Object k = e.getKey() instanceof StarlarkString ks ? ks.value() : e.getKey();
-          entries.add(Map.entry(k, e.getValue()));
-        }
-        nodes += 1;
-        return struct(s, entries, path, depth);
+      if (Double.isNaN(d) || Double.isInfinite(d)) {
+        throw new BindError("argument " + GoQuote.quote(path) + " is not finite");
       }
-      case TypeNode.Opt o -> throw new IllegalStateException("unreachable");
+      if (f.float32()) {
+        if (Math.abs(d) > Float.MAX_VALUE) {
+          throw new BindError("argument " + GoQuote.quote(path) + " overflows float32");
+        }
+        d = (double) (float) d;
+      }
+      return d;
+    } else if (n instanceof TypeNode.ListOf l) {
+      List<Value> elems;
+      if (v instanceof StarlarkList sl) {
+        elems = sl.elements();
+      } else if (v instanceof Tuple t) {
+        elems = t.elements();
+      } else {
+        throw typeError(path, "a list", orNone);
+      }
+      charge(elems.size());
+      nodes += elems.size();
+      List<Object> out = new ArrayList<>(elems.size());
+      for (int k = 0; k < elems.size(); k++) {
+        out.add(value(l.elem(), elems.get(k), path + "[" + k + "]", depth + 1, false));
+      }
+      return out;
+    } else if (n instanceof TypeNode.DictOf d) {
+      if (!(v instanceof Dict dict)) {
+        throw typeError(path, "a dict", orNone);
+      }
+      charge(dict.len());
+      nodes += dict.len();
+      Map<String, Object> out = new TreeMap<>();
+      for (Map.Entry<Value, Value> e : dict.entries()) {
+        if (!(e.getKey() instanceof StarlarkString k)) {
+          throw new BindError("argument " + GoQuote.quote(path) + " keys must be strings");
+        }
+        out.put(k.value(), value(d.elem(), e.getValue(), key(path, k.value()), depth + 1, false));
+      }
+      return out;
+    } else if (n instanceof TypeNode.Struct s) {
+      if (!(v instanceof Dict dict)) {
+        throw typeError(path, "a dict", orNone);
+      }
+      List<Map.Entry<Object, Value>> entries = new ArrayList<>();
+      for (Map.Entry<Value, Value> e : dict.entries()) {
+        Object k = e.getKey() instanceof StarlarkString ks ? ks.value() : e.getKey();
+        entries.add(Map.entry(k, e.getValue()));
+      }
+      nodes += 1;
+      return struct(s, entries, path, depth);
+    } else if (n instanceof TypeNode.Opt o) {
+      throw new IllegalStateException("unreachable");
     }
+    throw new IllegalStateException("unknown " + n);
   }
 
   private void charge(long n) throws LimitError {

@@ -230,32 +230,36 @@ final class StarlarkEngine implements Engine {
 
   /** Host result to fresh mutable Starlark values; dict keys inserted in sorted order. */
   static Value toStarlark(Object v) throws EvalException {
-    return switch (v) {
-      case null -> NoneValue.NONE;
-      case Boolean b -> Bool.of(b);
-      case Long l -> StarlarkInt.of(l);
-      case Double d -> StarlarkFloat.of(d);
-      case String s -> StarlarkString.of(s);
-      case List<?> l -> {
-        List<Value> out = new ArrayList<>(l.size());
-        for (Object o : l) {
-          out.add(toStarlark(o));
-        }
-        yield StarlarkList.copyOf(out);
+    // instanceof, not a pattern switch: the worker path generates no classes at start
+    // (WorkerPathTest).
+    if (v == null) {
+      return NoneValue.NONE;
+    } else if (v instanceof Boolean b) {
+      return Bool.of(b);
+    } else if (v instanceof Long l) {
+      return StarlarkInt.of(l);
+    } else if (v instanceof Double d) {
+      return StarlarkFloat.of(d);
+    } else if (v instanceof String s) {
+      return StarlarkString.of(s);
+    } else if (v instanceof List<?> l) {
+      List<Value> out = new ArrayList<>(l.size());
+      for (Object o : l) {
+        out.add(toStarlark(o));
       }
-      case Map<?, ?> m -> {
-        Dict d = new Dict();
-        TreeMap<String, Object> sorted = new TreeMap<>(Values::compareUtf8);
-        for (Map.Entry<?, ?> e : m.entrySet()) {
-          sorted.put((String) e.getKey(), e.getValue());
-        }
-        for (Map.Entry<String, Object> e : sorted.entrySet()) {
-          d.put(StarlarkString.of(e.getKey()), toStarlark(e.getValue()));
-        }
-        yield d;
+      return StarlarkList.copyOf(out);
+    } else if (v instanceof Map<?, ?> m) {
+      Dict d = new Dict();
+      TreeMap<String, Object> sorted = new TreeMap<>(Values::compareUtf8);
+      for (Map.Entry<?, ?> e : m.entrySet()) {
+        sorted.put((String) e.getKey(), e.getValue());
       }
-      default -> throw new EvalException("unsupported host value");
-    };
+      for (Map.Entry<String, Object> e : sorted.entrySet()) {
+        d.put(StarlarkString.of(e.getKey()), toStarlark(e.getValue()));
+      }
+      return d;
+    }
+    throw new EvalException("unsupported host value");
   }
 
   /** main's value to the process-neutral domain: depth, node budget, supported types only. */
@@ -278,53 +282,47 @@ final class StarlarkEngine implements Engine {
       if (--nodes < 0) {
         throw new Failure("resource_limit", null, Explainer.resultLimit(maxDepth, maxBytes));
       }
-      switch (v) {
-        case NoneValue n -> {
-          return null;
+      // instanceof, not a pattern switch: the worker path generates no classes at start
+      // (WorkerPathTest).
+      if (v instanceof NoneValue n) {
+        return null;
+      } else if (v instanceof Bool b) {
+        return b.truth();
+      } else if (v instanceof StarlarkInt i) {
+        if (!i.isLong()) {
+          throw new Failure("invalid_program", null, Explainer.badResult("int over 64 bits"));
         }
-        case Bool b -> {
-          return b.truth();
+        return i.longValue();
+      } else if (v instanceof StarlarkFloat f) {
+        double d = f.value();
+        if (Double.isNaN(d) || Double.isInfinite(d)) {
+          throw new Failure("invalid_program", null, Explainer.badResult("non-finite float"));
         }
-        case StarlarkInt i -> {
-          if (!i.isLong()) {
-            throw new Failure("invalid_program", null, Explainer.badResult("int over 64 bits"));
-          }
-          return i.longValue();
+        return d;
+      } else if (v instanceof StarlarkString s) {
+        return s.value();
+      } else if (v instanceof StarlarkList l) {
+        return sequence(v, l.elements(), depth);
+      } else if (v instanceof Tuple t) {
+        return sequence(v, t.elements(), depth);
+      } else if (v instanceof Dict d) {
+        if (!path.add(v)) {
+          throw new Failure(
+              "invalid_program", null, Explainer.badResult("value that contains itself"));
         }
-        case StarlarkFloat f -> {
-          double d = f.value();
-          if (Double.isNaN(d) || Double.isInfinite(d)) {
-            throw new Failure("invalid_program", null, Explainer.badResult("non-finite float"));
-          }
-          return d;
-        }
-        case StarlarkString s -> {
-          return s.value();
-        }
-        case StarlarkList l -> {
-          return sequence(v, l.elements(), depth);
-        }
-        case Tuple t -> {
-          return sequence(v, t.elements(), depth);
-        }
-        case Dict d -> {
-          if (!path.add(v)) {
+        charge(d.len());
+        TreeMap<String, Object> out = new TreeMap<>(Values::compareUtf8);
+        for (Map.Entry<Value, Value> e : d.entries()) {
+          if (!(e.getKey() instanceof StarlarkString k)) {
             throw new Failure(
-                "invalid_program", null, Explainer.badResult("value that contains itself"));
+                "invalid_program", null, Explainer.badResult("dict with a non-string key"));
           }
-          charge(d.len());
-          TreeMap<String, Object> out = new TreeMap<>(Values::compareUtf8);
-          for (Map.Entry<Value, Value> e : d.entries()) {
-            if (!(e.getKey() instanceof StarlarkString k)) {
-              throw new Failure(
-                  "invalid_program", null, Explainer.badResult("dict with a non-string key"));
-            }
-            out.put(k.value(), convert(e.getValue(), depth + 1));
-          }
-          path.remove(v);
-          return out;
+          out.put(k.value(), convert(e.getValue(), depth + 1));
         }
-        default -> throw new Failure("invalid_program", null, Explainer.badResult(v.type()));
+        path.remove(v);
+        return out;
+      } else {
+        throw new Failure("invalid_program", null, Explainer.badResult(v.type()));
       }
     }
 
