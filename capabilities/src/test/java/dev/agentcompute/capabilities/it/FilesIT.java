@@ -294,7 +294,7 @@ class FilesIT {
             Optional.empty(),
             Optional.empty(),
             Optional.empty()));
-    InstanceCapabilities.ExecOutput fill =
+    ExecResult fill =
         call(
             "instance.exec",
             new InstanceCapabilities.ExecInput(
