@@ -11,6 +11,7 @@ import dev.agentcompute.capabilities.model.BackendException;
 import dev.agentcompute.capabilities.model.NetworkKind;
 import dev.agentcompute.capabilities.model.Sandbox;
 import dev.agentcompute.capabilities.model.SandboxInstance;
+import dev.agentcompute.capabilities.model.SubnetPool;
 import dev.agentcompute.capabilities.platform.ReaperLease;
 import dev.agentcompute.capabilities.reaper.Reaper;
 import dev.agentcompute.capabilities.service.InstanceService.CreateOptions;
@@ -19,6 +20,7 @@ import dev.agentcompute.incus.ClusterMember;
 import dev.agentcompute.incus.IncusClient;
 import dev.agentcompute.incus.IncusException;
 import dev.agentcompute.incus.Network;
+import dev.agentcompute.incus.NetworkSpec;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -223,6 +225,55 @@ class ClusterIT {
     runtime.compute().sandboxes().delete(sb);
     assertThatThrownBy(() -> client.networks().get(bridge.name()))
         .isInstanceOf(IncusException.NotFound.class);
+  }
+
+  @Test
+  void aBridgeLeftPendingIsResumedAndAnotherCreationsPendingNameIsAConflict() {
+    String first = stack.members().get(0);
+    String sb = "clres-" + Long.toHexString(ThreadLocalRandom.current().nextInt() & 0xffffL);
+    SubnetPool pool = stack.bridgeSubnets();
+    BridgeNetworks bridges =
+        new BridgeNetworks(
+            client,
+            new ClusterMembers(client),
+            new SubnetClaims(client.networks(), pool, "none"),
+            new BridgeBaseline(client.networks(), client.networkAcls(), pool, List.of()),
+            new BridgeFence(client.networkAcls(), pool));
+    String resumed = bridges.freePhysicalName();
+    String foreign = bridges.freePhysicalName();
+    try {
+      // An interrupted creation: defined on one member only, with this bridge's description.
+      client
+          .onTarget(first)
+          .networks()
+          .create(new NetworkSpec(resumed, "bridge", "agentcompute " + sb + "/default", Map.of()));
+      bridges.create(sb, "default", resumed, null, true, true, true);
+      Network created = client.networks().get(resumed);
+      assertThat(created.status()).isEqualTo("Created");
+      assertThat(created.locations()).containsExactlyInAnyOrderElementsOf(stack.members());
+      assertThat(created.config()).containsEntry(Meta.SANDBOX, sb);
+
+      // A name another creation has defined (pending, with its description) is not taken over.
+      client
+          .onTarget(first)
+          .networks()
+          .create(new NetworkSpec(foreign, "bridge", "agentcompute other/default", Map.of()));
+      assertThatThrownBy(() -> bridges.create(sb, "lan", foreign, null, true, true, true))
+          .isInstanceOf(IncusException.Conflict.class)
+          .hasMessageContaining("is already defined on member");
+      assertThat(client.networks().get(foreign).status()).isEqualTo("Pending");
+      // ... nor may this sandbox delete it; its own bridge it may.
+      assertThatThrownBy(() -> bridges.delete(sb, foreign))
+          .hasMessageContaining("not owned by sandbox " + sb);
+      bridges.delete(sb, resumed);
+      assertThatThrownBy(() -> client.networks().get(resumed))
+          .isInstanceOf(IncusException.NotFound.class);
+    } finally {
+      for (String name : List.of(resumed, foreign)) {
+        IncusFailures.ignoreNotFound(() -> client.networks().delete(name));
+        IncusFailures.ignoreNotFound(() -> client.networkAcls().delete(BridgeFence.name(name)));
+      }
+    }
   }
 
   @Test
