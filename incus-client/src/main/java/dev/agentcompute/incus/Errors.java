@@ -18,15 +18,28 @@ final class Errors {
           "connection reset",
           "no such host",
           "i/o timeout",
-          "network is unreachable");
+          "network is unreachable",
+          "no route to host",
+          // A cluster member that does not answer, as the member that forwards the request says it
+          // (the request names an instance or operation there) or as a member still starting says.
+          "missing event connection with target cluster member",
+          "peer node", // "peer node 10.213.0.12:8443 is down": a cluster-wide change needs it
+          "server isn't ready yet");
 
   /**
    * Texts that mean "it already exists". Incus 6.0 answers some duplicate creations (projects,
-   * instances inside their operation) with a 500 carrying the database's constraint error rather
-   * than a 409; callers that create idempotently need to see those as conflicts.
+   * instances inside their operation, a cluster network created twice) with a 500 carrying the
+   * database's constraint error or its own sentence rather than a 409; callers that create
+   * idempotently need to see those as conflicts.
    */
   private static final List<String> CONFLICT_TEXTS =
-      List.of("already exists", "unique constraint failed");
+      List.of(
+          "already exists",
+          "unique constraint failed",
+          // a cluster network: defined twice on one member (409), or created already (500)
+          "is already defined on member",
+          "the network is already created",
+          "network is not in pending state");
 
   private Errors() {}
 

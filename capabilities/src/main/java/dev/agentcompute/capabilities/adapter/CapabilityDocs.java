@@ -154,7 +154,8 @@ public final class CapabilityDocs {
                   + " Output: name, kind, image, status, cpus, memory_mb, nics (each name, network,"
                   + " mac and addresses: the IP addresses DHCP gave it, empty until the instance has"
                   + " its network; instance.wait(until=\"network\") waits for them), desktop (True"
-                  + " when its image has a desktop) and snapshots (names). Example:"
+                  + " when its image has a desktop), snapshots (names) and host (the cluster member"
+                  + " it runs on; empty on a standalone server). Example:"
                   + " instance.get(sandbox=sb[\"name\"], name=\"web\")[\"nics\"][0][\"addresses\"]",
               "ip",
               "address",

@@ -3,6 +3,7 @@ package dev.agentcompute.capabilities.incus;
 import dev.agentcompute.capabilities.model.BackendException;
 import dev.agentcompute.capabilities.model.BackendException.Kind;
 import dev.agentcompute.capabilities.model.SandboxNetwork;
+import dev.agentcompute.incus.IncusClient;
 import dev.agentcompute.incus.IncusException;
 import dev.agentcompute.incus.NetworkSpec;
 import dev.agentcompute.incus.Networks;
@@ -17,22 +18,39 @@ import java.util.Map;
  * Sandbox bridge networks: default-project bridges named {@code ac<8 hex>} and tagged with their
  * sandbox and logical name. Subnets come from the configured pool through {@link SubnetClaims},
  * which reads the blocks taken from every managed network Incus knows (nothing is lost on restart)
- * and keeps two creations, in this server or another, from keeping the same block.
+ * and keeps two creations, in this server or another, from keeping the same block. On a cluster a
+ * bridge is first defined on every member ({@code POST /1.0/networks?target=<member>}, which leaves
+ * it {@code Pending}) and then created once for all of them
+ * (docs/reference/incus-cluster.md#bridge-sandboxes).
  */
 final class BridgeNetworks {
   private static final int NAME_ATTEMPTS = 8;
   private static final String PHYSICAL_PREFIX = "ac";
 
+  /** Incus's status of a network defined on every member and created; before that, Pending. */
+  private static final String CREATED = "Created";
+
   private final Networks networks;
+  private final java.util.function.Function<String, Networks> onMember;
+  private final ClusterMembers members;
   private final SubnetClaims claims;
   private final BridgeBaseline baseline;
   private final BridgeFence fences;
   private final SecureRandom random = new SecureRandom();
 
-  /** {@code networks} works in the default project, where sandbox bridges live. */
+  /**
+   * {@code client} works in the default project, where sandbox bridges live; {@code members} says
+   * whether it is a cluster.
+   */
   BridgeNetworks(
-      Networks networks, SubnetClaims claims, BridgeBaseline baseline, BridgeFence fences) {
-    this.networks = networks;
+      IncusClient client,
+      ClusterMembers members,
+      SubnetClaims claims,
+      BridgeBaseline baseline,
+      BridgeFence fences) {
+    this.networks = client.networks();
+    this.onMember = member -> client.onTarget(member).networks();
+    this.members = members;
     this.claims = claims;
     this.baseline = baseline;
     this.fences = fences;
@@ -111,8 +129,7 @@ final class BridgeNetworks {
     boolean fenced = dev.agentcompute.capabilities.model.Ipv4Cidr.parse(address).isPresent();
     cfg.putAll(baseline.bridgeConfig(physical, fenced));
     cfg.putAll(Meta.tags(sandbox, logical));
-    NetworkSpec spec =
-        new NetworkSpec(physical, "bridge", "agentcompute " + sandbox + "/" + logical, cfg);
+    NetworkSpec spec = new NetworkSpec(physical, "bridge", description(sandbox, logical), cfg);
     fences.write(sandbox, logical, physical, address, nat);
     try {
       IncusRaces.retried("create bridge " + physical, () -> createOrAdopt(spec, sandbox));
@@ -142,16 +159,40 @@ final class BridgeNetworks {
 
   /**
    * Creates the bridge; when an earlier attempt that failed on an Incus race created it after all
-   * (a conflict on a name only this sandbox reserved), the bridge is this one.
+   * (a conflict on a name only this sandbox reserved), the bridge is this one. On a cluster the
+   * member definitions come first; one that exists already is fine while the network is still
+   * pending with this bridge's description (an interrupted attempt resumed), and a created network
+   * is adopted on the same terms as above.
    */
   private void createOrAdopt(NetworkSpec spec, String sandbox) {
+    if (members.clustered()) {
+      NetworkSpec pending = new NetworkSpec(spec.name(), spec.type(), spec.description(), Map.of());
+      for (String member : members.names()) {
+        try {
+          onMember.apply(member).create(pending);
+        } catch (IncusException.Conflict e) {
+          dev.agentcompute.incus.Network existing = networks.get(spec.name());
+          if (CREATED.equals(existing.status())) {
+            adopt(existing, sandbox, e);
+            return;
+          }
+          if (!spec.description().equals(existing.description())) {
+            throw e; // another creation's pending network under this name
+          }
+        }
+      }
+    }
     try {
       networks.create(spec);
     } catch (IncusException.Conflict e) {
-      dev.agentcompute.incus.Network existing = networks.get(spec.name());
-      if (!sandbox.equals(existing.config().get(Meta.SANDBOX))) {
-        throw e;
-      }
+      adopt(networks.get(spec.name()), sandbox, e);
+    }
+  }
+
+  private static void adopt(
+      dev.agentcompute.incus.Network existing, String sandbox, IncusException.Conflict e) {
+    if (!sandbox.equals(existing.config().get(Meta.SANDBOX))) {
+      throw e;
     }
   }
 
@@ -216,6 +257,10 @@ final class BridgeNetworks {
     return result;
   }
 
+  private static String description(String sandbox, String logical) {
+    return "agentcompute " + sandbox + "/" + logical;
+  }
+
   /** Deletes a bridge after checking it belongs to {@code sandbox}; a missing bridge is fine. */
   void delete(String sandbox, String physical) {
     dev.agentcompute.incus.Network network;
@@ -229,7 +274,13 @@ final class BridgeNetworks {
       throw e;
     }
     String owner = network.config().getOrDefault(Meta.SANDBOX, "");
-    if (!owner.equals(sandbox)) {
+    // A cluster bridge whose creation stopped before the final step is still Pending and has no
+    // config yet: its description says whose it is.
+    boolean ownPending =
+        !CREATED.equals(network.status())
+            && network.description() != null
+            && network.description().startsWith(description(sandbox, ""));
+    if (!owner.equals(sandbox) && !ownPending) {
       throw new BackendException(
           Kind.FAILED,
           "refusing to modify bridge " + physical + " not owned by sandbox " + sandbox);

@@ -51,18 +51,21 @@ final class IncusInstanceDriver implements InstanceDriver {
   private final SandboxProjects projects;
   private final InstanceReader reader;
   private final NetworkNames names;
+  private final ClusterPlacement placement;
 
   IncusInstanceDriver(
       IncusClient client,
       ComputeConfig config,
       SandboxProjects projects,
       InstanceReader reader,
-      NetworkNames names) {
+      NetworkNames names,
+      ClusterPlacement placement) {
     this.client = client;
     this.config = config;
     this.projects = projects;
     this.reader = reader;
     this.names = names;
+    this.placement = placement;
   }
 
   @Override
@@ -113,6 +116,8 @@ final class IncusInstanceDriver implements InstanceDriver {
       throw Errors.instanceExists(plan.name(), sandbox.name());
     }
     Instant deadline = Instant.now().plus(ComputeLimits.CREATE_BUDGET);
+    // Placement first: a refusal (offline host, no candidate) costs no image copy.
+    Optional<String> member = placement.target(sandbox, plan.host());
     String fingerprint = ensureImage(sandbox, plan.source());
     Map<String, Map<String, String>> devices = new LinkedHashMap<>();
     devices.put(
@@ -161,7 +166,9 @@ final class IncusInstanceDriver implements InstanceDriver {
     }
     IncusClient project = reader.in(sandbox);
     PendingOperation operation =
-        project
+        member
+            .map(project::onTarget)
+            .orElse(project)
             .instances()
             .createAsync(
                 new dev.agentcompute.incus.InstanceSpec(

@@ -65,24 +65,27 @@ public final class IncusPlatform implements AutoCloseable {
             this.client.networkAcls(),
             config.bridgeSubnets(),
             config.protectedRanges());
+    ClusterMembers members = new ClusterMembers(this.client);
     BridgeNetworks bridges =
         new BridgeNetworks(
-            this.client.networks(),
+            this.client,
+            members,
             claims,
             baseline,
             new BridgeFence(this.client.networkAcls(), config.bridgeSubnets()));
     OvnAcls acls = new OvnAcls(config.protectedRanges());
     OvnNetworks ovn = new OvnNetworks(this.client, config.ovnUplink(), acls, claims);
     NetworkNames names = new NetworkNames(projects, ovn);
-    InstanceReader reader = new InstanceReader(this.client, names);
+    InstanceReader reader = new InstanceReader(this.client, names, members);
     this.platform =
         new Platform(
             NAME,
             this::ready,
             new IncusPorts.Sandboxes(
-                new IncusSandboxStore(this.client, config, projects, bridges, ovn, mutex)),
+                new IncusSandboxStore(this.client, config, projects, bridges, ovn, mutex, members)),
             new IncusPorts.Instances(
-                new IncusInstanceDriver(this.client, config, projects, reader, names)),
+                new IncusInstanceDriver(
+                    this.client, config, projects, reader, names, new ClusterPlacement(members))),
             new IncusPorts.Snapshots(new IncusSnapshotDriver(reader)),
             Optional.of(new IncusPorts.Images(new IncusImageDriver(this.client, config, reader))),
             Optional.of(

@@ -36,6 +36,7 @@ final class IncusSandboxStore implements SandboxStore {
   private final BridgeNetworks bridges;
   private final OvnNetworks ovn;
   private final ProjectMutex mutex;
+  private final ClusterMembers members;
 
   IncusSandboxStore(
       IncusClient client,
@@ -43,7 +44,9 @@ final class IncusSandboxStore implements SandboxStore {
       SandboxProjects projects,
       BridgeNetworks bridges,
       OvnNetworks ovn,
-      ProjectMutex mutex) {
+      ProjectMutex mutex,
+      ClusterMembers members) {
+    this.members = members;
     this.client = client;
     this.config = config;
     this.projects = projects;
@@ -185,6 +188,46 @@ final class IncusSandboxStore implements SandboxStore {
     throw lost;
   }
 
+  /**
+   * On a cluster, a sandbox that cannot be deleted whole while a member is away is left whole: an
+   * instance on a member that is not Online cannot be deleted, and neither can a bridge (Incus
+   * deletes it on every member: "peer node ... is down"). Deleting the rest first would leave half
+   * a sandbox. The reaper logs the refusal and retries on its next scan, which succeeds once the
+   * member is back (docs/reference/incus-cluster.md#member-failure).
+   */
+  private void refuseWhileMembersAway(
+      String name, List<dev.agentcompute.incus.Instance> instances, boolean bridges) {
+    if ((instances.isEmpty() && !bridges) || !members.clustered()) {
+      return;
+    }
+    Map<String, String> statuses = members.statuses();
+    for (dev.agentcompute.incus.Instance instance : instances) {
+      String member = instance.location() == null ? "" : instance.location();
+      String status = statuses.getOrDefault(member, MemberLoad.ONLINE);
+      if (!MemberLoad.ONLINE.equalsIgnoreCase(status)) {
+        throw away(
+            "sandbox \"%s\" has instance \"%s\" on cluster member \"%s\", which is unavailable"
+                + " (status %s); it can be deleted when the member is back",
+            name, instance.name(), member, status);
+      }
+    }
+    if (bridges) {
+      for (Map.Entry<String, String> member : statuses.entrySet()) {
+        if (!MemberLoad.ONLINE.equalsIgnoreCase(member.getValue())) {
+          throw away(
+              "sandbox \"%s\" has a bridge on every cluster member, and member \"%s\" is"
+                  + " unavailable (status %s); it can be deleted when the member is back",
+              name, member.getKey(), member.getValue());
+        }
+      }
+    }
+  }
+
+  private static BackendException away(String format, Object... args) {
+    String text = String.format(format, args);
+    return new BackendException(Kind.UNAVAILABLE, text, null, text);
+  }
+
   @Override
   public void delete(String name) {
     String project = Meta.project(name);
@@ -195,7 +238,9 @@ final class IncusSandboxStore implements SandboxStore {
         projectExists ? projects.reservations(name) : bridges.taggedWith(name);
     IncusClient scoped = client.inProject(project);
     if (projectExists) {
-      for (dev.agentcompute.incus.Instance instance : scoped.instances().list()) {
+      List<dev.agentcompute.incus.Instance> instances = scoped.instances().list();
+      refuseWhileMembersAway(name, instances, !owned.isEmpty());
+      for (dev.agentcompute.incus.Instance instance : instances) {
         IncusInstanceDriver.forceDelete(scoped, instance.name());
       }
       for (dev.agentcompute.incus.Image image : scoped.images().list()) {

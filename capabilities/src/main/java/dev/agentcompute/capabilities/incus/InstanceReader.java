@@ -19,10 +19,12 @@ import java.util.Optional;
 final class InstanceReader {
   private final IncusClient client;
   private final NetworkNames names;
+  private final ClusterMembers members;
 
-  InstanceReader(IncusClient client, NetworkNames names) {
+  InstanceReader(IncusClient client, NetworkNames names, ClusterMembers members) {
     this.client = client;
     this.names = names;
+    this.members = members;
   }
 
   IncusClient in(Sandbox sandbox) {
@@ -42,6 +44,9 @@ final class InstanceReader {
     try {
       return Optional.of(
           parse(in(sandbox).instances().get(name), names.logicalByPhysical(sandbox)));
+    } catch (IncusException.Unavailable e) {
+      // On a cluster: the instance's member does not answer; say which one.
+      throw MemberOutage.of(in(sandbox), members, name, e);
     } catch (IncusException e) {
       if (IncusFailures.isNotFound(e)) {
         return Optional.empty();

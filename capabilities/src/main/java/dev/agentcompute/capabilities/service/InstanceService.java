@@ -141,7 +141,7 @@ public final class InstanceService {
               }
               if (sandbox.networkKind() == NetworkKind.BRIDGE
                   && !plan.host().isEmpty()
-                  && !plan.host().equals(sandbox.member())) {
+                  && !plan.host().equalsIgnoreCase(sandbox.member())) {
                 throw Errors.of(
                     "host \"%s\" is not sandbox member \"%s\"", plan.host(), sandbox.member());
               }

@@ -58,7 +58,8 @@ public final class InstanceCapabilities {
       long memory_mb,
       List<NicView> nics,
       boolean desktop,
-      List<String> snapshots) {}
+      List<String> snapshots,
+      String host) {}
 
   public record ExecInput(
       String sandbox,
@@ -177,7 +178,8 @@ public final class InstanceCapabilities {
                   i.memoryMb(),
                   i.nics().stream().map(NicView::of).toList(),
                   i.desktop(),
-                  i.snapshots());
+                  i.snapshots(),
+                  i.location());
             }),
         new CapabilityDefinition<>(
             "instance.delete",

@@ -1,0 +1,381 @@
+package dev.agentcompute.capabilities.incus;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.agentcompute.capabilities.ComputeRuntime;
+import dev.agentcompute.capabilities.adapter.CapabilityDefinition;
+import dev.agentcompute.capabilities.adapter.instance.InstanceCapabilities;
+import dev.agentcompute.capabilities.model.AgentFacingException;
+import dev.agentcompute.capabilities.model.BackendException;
+import dev.agentcompute.capabilities.model.NetworkKind;
+import dev.agentcompute.capabilities.model.Sandbox;
+import dev.agentcompute.capabilities.model.SandboxInstance;
+import dev.agentcompute.capabilities.model.SubnetPool;
+import dev.agentcompute.capabilities.platform.ReaperLease;
+import dev.agentcompute.capabilities.reaper.Reaper;
+import dev.agentcompute.capabilities.service.InstanceService.CreateOptions;
+import dev.agentcompute.capabilities.service.SandboxService;
+import dev.agentcompute.incus.ClusterMember;
+import dev.agentcompute.incus.IncusClient;
+import dev.agentcompute.incus.IncusException;
+import dev.agentcompute.incus.Network;
+import dev.agentcompute.incus.NetworkSpec;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * agentcompute on a real three-member Incus cluster (dev/cluster up; tests/cluster/run), over HTTPS
+ * with a client certificate: placement by the members' state, bridge sandboxes defined on every
+ * member, and a member that stops and comes back (docs/reference/incus-cluster.md). Skips, saying
+ * why, without {@code INCUS_CLUSTER_CONF}.
+ */
+class ClusterIT {
+  private static final String OPERATOR = "operator";
+
+  /** A stopped member shows Offline after cluster.offline_threshold (30 s) plus a heartbeat. */
+  private static final Duration SETTLE = Duration.ofSeconds(90);
+
+  private static ClusterStack stack;
+  private static IncusClient client;
+  private final List<AutoCloseable> opened = new ArrayList<>();
+  private final List<String[]> sandboxes = new ArrayList<>(); // {member, name}
+
+  @BeforeAll
+  static void connect() {
+    stack = ClusterStack.fromEnvironment().orElse(null);
+    Assumptions.assumeTrue(
+        stack != null,
+        "no cluster: INCUS_CLUSTER_CONF does not name dev/cluster's cluster.conf"
+            + " (tests/cluster/run sets it after dev/cluster up)");
+    client = stack.client();
+  }
+
+  @AfterAll
+  static void disconnect() {
+    if (client != null) {
+      client.close();
+    }
+  }
+
+  /** Every test starts from a settled cluster: all members Online. */
+  @BeforeEach
+  void allMembersOnline() throws InterruptedException {
+    awaitAllOnline("before the test");
+  }
+
+  private static void awaitAllOnline(String when) throws InterruptedException {
+    ClusterStack.awaitStatuses(
+        client,
+        s ->
+            s.size() == stack.members().size()
+                && s.values().stream().allMatch(MemberLoad.ONLINE::equalsIgnoreCase),
+        SETTLE,
+        "not every member showed Online " + when);
+  }
+
+  @AfterEach
+  void cleanUp() throws Exception {
+    for (String[] s : sandboxes) {
+      try (ComputeRuntime runtime = runtime(s[0], Duration.ZERO)) {
+        runtime.compute().sandboxes().delete(s[1]);
+      } catch (RuntimeException e) {
+        if (!String.valueOf(e.getMessage()).contains("not found")) {
+          throw e;
+        }
+      }
+    }
+    for (AutoCloseable c : opened.reversed()) {
+      c.close();
+    }
+  }
+
+  private ComputeRuntime runtime(String member, Duration ahead) {
+    IncusPlatform platform = IncusPlatform.over(client, stack.config(member));
+    return ComputeRuntime.prepare(
+        stack.config(member),
+        List.of(platform.platform()),
+        ReaperLease.ALWAYS,
+        Clock.offset(Clock.systemUTC(), ahead),
+        platform);
+  }
+
+  private ComputeRuntime opened(String member, Duration ahead) {
+    ComputeRuntime runtime = runtime(member, ahead);
+    opened.add(runtime);
+    return runtime;
+  }
+
+  private String sandbox(ComputeRuntime runtime, String member, String prefix) {
+    String name = prefix + "-" + Long.toHexString(ThreadLocalRandom.current().nextInt() & 0xffffL);
+    sandboxes.add(new String[] {member, name});
+    runtime.compute().sandboxes().create(OPERATOR, name, "incus", 60, false);
+    return name;
+  }
+
+  private static SandboxInstance busybox(ComputeRuntime runtime, String sandbox, String name) {
+    return busybox(runtime, sandbox, name, null);
+  }
+
+  private static SandboxInstance busybox(
+      ComputeRuntime runtime, String sandbox, String name, String host) {
+    return runtime
+        .compute()
+        .instances()
+        .create(
+            sandbox, name, "busybox", new CreateOptions(null, null, null, null, null, host, true));
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <O> O call(ComputeRuntime runtime, String capability, Record input) {
+    for (CapabilityDefinition<?, ?> c : runtime.capabilities()) {
+      if (c.name().equals(capability)) {
+        return (O) c.invoke(OPERATOR, input);
+      }
+    }
+    throw new IllegalArgumentException("no capability " + capability);
+  }
+
+  private static Sandbox ovnSandbox(String member) {
+    Instant now = Instant.now();
+    return new Sandbox(
+        "placement", "incus", now, now, OPERATOR, false, "", null, NetworkKind.OVN, member);
+  }
+
+  /** A member to stop: neither the database leader nor the one our client dials. */
+  private static String expendableMember() {
+    String dialled = stack.dialledMember(client);
+    return client.cluster().members().stream()
+        .filter(m -> !m.roles().contains("database-leader"))
+        .map(ClusterMember::serverName)
+        .filter(m -> !m.equals(dialled))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("every member leads or is dialled"));
+  }
+
+  @Test
+  void automaticPlacementSkipsManualAndGroupSchedulersAndRefusesWhenNoMemberQualifies()
+      throws Exception {
+    List<String> members = stack.members();
+    ClusterMembers cluster = new ClusterMembers(client);
+    ClusterPlacement placement = new ClusterPlacement(cluster);
+    // Every rule decides from what the cluster reports now: the choice is Placement's over it.
+    List<MemberLoad> loads = cluster.loads(true);
+    assertThat(loads).extracting(MemberLoad::name).containsExactlyInAnyOrderElementsOf(members);
+    assertThat(loads).allSatisfy(m -> assertThat(m.freeRam()).isPositive());
+    assertThat(placement.target(ovnSandbox(""), "")).get().isIn(members);
+    try {
+      stack.cli(
+          "cluster", "set", stack.remote() + ":" + members.get(0), "scheduler.instance", "manual");
+      stack.cli(
+          "cluster", "set", stack.remote() + ":" + members.get(1), "scheduler.instance", "group");
+      assertThat(placement.target(ovnSandbox(""), "")).contains(members.get(2));
+      // an explicit host may name a manual member, in any case
+      assertThat(placement.target(ovnSandbox(""), members.get(0).toUpperCase()))
+          .contains(members.get(0));
+      stack.cli(
+          "cluster", "set", stack.remote() + ":" + members.get(2), "scheduler.instance", "manual");
+      assertThatThrownBy(() -> placement.target(ovnSandbox(""), ""))
+          .isInstanceOf(AgentFacingException.class)
+          .hasMessageStartingWith("no online cluster member is available: ")
+          .hasMessageContaining(members.get(0) + " (Online, scheduler.instance manual)")
+          .hasMessageContaining(members.get(1) + " (Online, scheduler.instance group)");
+      assertThatThrownBy(() -> placement.target(ovnSandbox(""), "nosuch"))
+          .hasMessageStartingWith("host \"nosuch\" is not available; the cluster's members are ");
+    } finally {
+      for (String m : members) {
+        stack.cli("cluster", "unset", stack.remote() + ":" + m, "scheduler.instance");
+      }
+    }
+  }
+
+  @Test
+  void aBridgeSandboxIsDefinedOnEveryMemberAndItsInstancesStayOnItsMember() {
+    String member = stack.members().get(2);
+    ComputeRuntime runtime = opened(member, Duration.ZERO);
+    String sb = sandbox(runtime, member, "clbr");
+    Map<String, String> reservations = new SandboxProjects(client, member).reservations(sb);
+    Network bridge = client.networks().get(reservations.get("default"));
+    assertThat(bridge.status()).isEqualTo("Created");
+    assertThat(bridge.locations()).containsExactlyInAnyOrderElementsOf(stack.members());
+    assertThat(bridge.config().get("ipv4.address")).startsWith("10.213.");
+
+    SandboxInstance web = busybox(runtime, sb, "web", member.toUpperCase());
+    assertThat(web.location()).isEqualTo(member);
+    InstanceCapabilities.GetOutput got =
+        call(runtime, "instance.get", new InstanceCapabilities.RefInput(sb, "web"));
+    assertThat(got.host()).isEqualTo(member);
+    assertThat(got.status()).isEqualTo("Running");
+    String other = stack.members().get(0);
+    assertThatThrownBy(() -> busybox(runtime, sb, "elsewhere", other))
+        .isInstanceOf(AgentFacingException.class)
+        .hasMessage("host \"" + other + "\" is not sandbox member \"" + member + "\"");
+
+    runtime.compute().sandboxes().delete(sb);
+    assertThatThrownBy(() -> client.networks().get(bridge.name()))
+        .isInstanceOf(IncusException.NotFound.class);
+  }
+
+  @Test
+  void aBridgeLeftPendingIsResumedAndAnotherCreationsPendingNameIsAConflict() {
+    String first = stack.members().get(0);
+    String sb = "clres-" + Long.toHexString(ThreadLocalRandom.current().nextInt() & 0xffffL);
+    SubnetPool pool = stack.bridgeSubnets();
+    BridgeNetworks bridges =
+        new BridgeNetworks(
+            client,
+            new ClusterMembers(client),
+            new SubnetClaims(client.networks(), pool, "none"),
+            new BridgeBaseline(client.networks(), client.networkAcls(), pool, List.of()),
+            new BridgeFence(client.networkAcls(), pool));
+    String resumed = bridges.freePhysicalName();
+    String foreign = bridges.freePhysicalName();
+    try {
+      // An interrupted creation: defined on one member only, with this bridge's description.
+      client
+          .onTarget(first)
+          .networks()
+          .create(new NetworkSpec(resumed, "bridge", "agentcompute " + sb + "/default", Map.of()));
+      bridges.create(sb, "default", resumed, null, true, true, true);
+      Network created = client.networks().get(resumed);
+      assertThat(created.status()).isEqualTo("Created");
+      assertThat(created.locations()).containsExactlyInAnyOrderElementsOf(stack.members());
+      assertThat(created.config()).containsEntry(Meta.SANDBOX, sb);
+
+      // A name another creation has defined (pending, with its description) is not taken over.
+      client
+          .onTarget(first)
+          .networks()
+          .create(new NetworkSpec(foreign, "bridge", "agentcompute other/default", Map.of()));
+      assertThatThrownBy(() -> bridges.create(sb, "lan", foreign, null, true, true, true))
+          .isInstanceOf(IncusException.Conflict.class)
+          .hasMessageContaining("is already defined on member");
+      assertThat(client.networks().get(foreign).status()).isEqualTo("Pending");
+      // ... nor may this sandbox delete it; its own bridge it may.
+      assertThatThrownBy(() -> bridges.delete(sb, foreign))
+          .hasMessageContaining("not owned by sandbox " + sb);
+      bridges.delete(sb, resumed);
+      assertThatThrownBy(() -> client.networks().get(resumed))
+          .isInstanceOf(IncusException.NotFound.class);
+    } finally {
+      for (String name : List.of(resumed, foreign)) {
+        IncusFailures.ignoreNotFound(() -> client.networks().delete(name));
+        IncusFailures.ignoreNotFound(() -> client.networkAcls().delete(BridgeFence.name(name)));
+      }
+    }
+  }
+
+  @Test
+  void aStoppedMemberIsNamedTheRestKeepsWorkingAndTheReaperDeletesItsSandboxOnceItIsBack()
+      throws Exception {
+    String victim = expendableMember();
+    String survivor =
+        stack.members().stream()
+            .filter(m -> !m.equals(victim))
+            .filter(m -> !m.equals(stack.dialledMember(client)))
+            .findFirst()
+            .orElse(stack.dialledMember(client));
+    ComputeRuntime onVictim = opened(victim, Duration.ZERO);
+    ComputeRuntime onSurvivor = opened(survivor, Duration.ZERO);
+    String lost = sandbox(onVictim, victim, "cllost");
+    String kept = sandbox(onSurvivor, survivor, "clkept");
+    busybox(onVictim, lost, "v1");
+    busybox(onSurvivor, kept, "s1");
+    // The reaper of a server whose clock is two hours on: both sandboxes have expired for it.
+    ComputeRuntime later = opened(survivor, Duration.ofHours(2));
+    Reaper reaper = later.reaper();
+
+    try (IncusClient host = LocalIncus.client()) {
+      host.instances().stop(victim, true);
+      try {
+        ClusterStack.awaitStatuses(
+            client,
+            s ->
+                !MemberLoad.ONLINE.equalsIgnoreCase(s.get(victim))
+                    && s.entrySet().stream()
+                        .filter(e -> !e.getKey().equals(victim))
+                        .allMatch(e -> MemberLoad.ONLINE.equalsIgnoreCase(e.getValue())),
+            SETTLE,
+            victim + " stopped: it did not show Offline with the others Online");
+
+        // Its instances: a clear unavailable error naming the member.
+        assertThatThrownBy(() -> onVictim.compute().instances().get(lost, "v1"))
+            .isInstanceOfSatisfying(
+                BackendException.class,
+                e -> {
+                  assertThat(e.kind()).isEqualTo(BackendException.Kind.UNAVAILABLE);
+                  assertThat(e.agentText())
+                      .hasValueSatisfying(
+                          t ->
+                              assertThat(t)
+                                  .startsWith(
+                                      "instance \"v1\" is on cluster member \""
+                                          + victim
+                                          + "\", which is unavailable (status Offline)"));
+                });
+        // A new instance there, and an explicit host that is offline, are refused by placement.
+        assertThatThrownBy(() -> busybox(onVictim, lost, "v2"))
+            .hasMessageStartingWith("sandbox member \"" + victim + "\" is not online");
+        assertThatThrownBy(
+                () ->
+                    new ClusterPlacement(new ClusterMembers(client)).target(ovnSandbox(""), victim))
+            .hasMessageStartingWith("host \"" + victim + "\" is not online");
+        // Elsewhere everything keeps working.
+        assertThat(onSurvivor.compute().instances().get(kept, "s1").status()).isEqualTo("Running");
+        // sandbox.list answers; the unreachable instance is listed with Incus's status Error.
+        assertThat(onSurvivor.compute().sandboxes().list())
+            .extracting(l -> l.sandbox().name())
+            .contains(lost, kept);
+        assertThat(onVictim.compute().instances().list(lost))
+            .singleElement()
+            .satisfies(
+                i -> {
+                  assertThat(i.name()).isEqualTo("v1");
+                  assertThat(i.location()).isEqualTo(victim);
+                  assertThat(i.status()).isEqualTo("Error");
+                });
+
+        // The reaper leaves both sandboxes whole: one has an instance on the stopped member, and
+        // both have a bridge, which Incus deletes on every member. It retries on its next scans.
+        Reaper.Scan scan = reaper.scan();
+        assertThat(scan.deleted()).doesNotContain(lost, kept);
+        assertThat(scan.failed()).contains(lost, kept);
+        assertThat(onSurvivor.compute().instances().get(kept, "s1").status()).isEqualTo("Running");
+      } finally {
+        host.instances().start(victim);
+        awaitAllOnline("after " + victim + " started again");
+      }
+    }
+    // Back: the next scans reap both (the member may need a few more seconds to take requests).
+    long deadline = System.nanoTime() + SETTLE.toNanos();
+    List<String> deleted = new ArrayList<>();
+    while (System.nanoTime() < deadline && !deleted.containsAll(List.of(lost, kept))) {
+      deleted.addAll(reaper.scan().deleted());
+      if (!deleted.containsAll(List.of(lost, kept))) {
+        Thread.sleep(2000);
+      }
+    }
+    assertThat(deleted).as("the reaper's scans after %s returned", victim).contains(lost, kept);
+    assertThat(onVictim.compute().sandboxes().list())
+        .extracting(SandboxService.Listed::sandbox)
+        .extracting(Sandbox::name)
+        .doesNotContain(lost, kept);
+    assertThat(client.projects().list())
+        .extracting(dev.agentcompute.incus.Project::name)
+        .doesNotContain(Meta.project(lost), Meta.project(kept));
+    assertThat(client.networks().list())
+        .noneMatch(n -> lost.equals(n.config().get(Meta.SANDBOX)))
+        .noneMatch(n -> kept.equals(n.config().get(Meta.SANDBOX)));
+  }
+}
