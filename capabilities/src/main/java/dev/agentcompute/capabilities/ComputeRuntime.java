@@ -140,8 +140,10 @@ public final class ComputeRuntime implements AutoCloseable {
   /** Compute over the incusd at {@code incusSocket}, reaper started. */
   public static ComputeRuntime startIncus(ComputeConfig config, Path incusSocket) {
     IncusPlatform incus = IncusPlatform.overUnixSocket(incusSocket, config);
-    return prepare(config, List.of(incus.platform()), incus.reaperLease(), Clock.systemUTC(), incus)
-        .startReaper();
+    ComputeRuntime runtime =
+        prepare(config, List.of(incus.platform()), incus.reaperLease(), Clock.systemUTC(), incus);
+    runtime.reaper().alsoRun(incus.warmPool());
+    return runtime.startReaper();
   }
 
   /**
@@ -150,8 +152,10 @@ public final class ComputeRuntime implements AutoCloseable {
    */
   public static ComputeRuntime startIncus(ComputeConfig config, IncusClient incus) {
     IncusPlatform platform = IncusPlatform.over(incus, config);
-    return prepare(config, List.of(platform.platform()), platform.reaperLease(), Clock.systemUTC())
-        .startReaper();
+    ComputeRuntime runtime =
+        prepare(config, List.of(platform.platform()), platform.reaperLease(), Clock.systemUTC());
+    runtime.reaper().alsoRun(platform.warmPool());
+    return runtime.startReaper();
   }
 
   /**
@@ -162,8 +166,10 @@ public final class ComputeRuntime implements AutoCloseable {
   public static ComputeRuntime startIncus(
       ComputeConfig config, IncusClient incus, OvnNorthbound northbound) {
     IncusPlatform platform = IncusPlatform.over(incus, config, northbound);
-    return prepare(config, List.of(platform.platform()), platform.reaperLease(), Clock.systemUTC())
-        .startReaper();
+    ComputeRuntime runtime =
+        prepare(config, List.of(platform.platform()), platform.reaperLease(), Clock.systemUTC());
+    runtime.reaper().alsoRun(platform.warmPool());
+    return runtime.startReaper();
   }
 
   /** The services, one per concern. */

@@ -43,6 +43,7 @@ public final class IncusPlatform implements AutoCloseable {
   private final Platform platform;
   private final ProjectMutex mutex;
   private final BridgeBaseline baseline;
+  private final WarmPoolFiller warmPool;
 
   private IncusPlatform(
       IncusClient client,
@@ -71,6 +72,9 @@ public final class IncusPlatform implements AutoCloseable {
             new BridgeFence(this.client.networkAcls(), config.bridgeSubnets()));
     OvnAcls acls = new OvnAcls(config.protectedRanges());
     OvnNetworks ovn = new OvnNetworks(this.client, config.ovnUplink(), acls, claims);
+    this.warmPool =
+        new WarmPoolFiller(
+            new WarmPool(this.client, config, bridges, Clock.systemUTC(), config.warmPoolSize()));
     NetworkNames names = new NetworkNames(projects, ovn);
     InstanceReader reader = new InstanceReader(this.client, names);
     this.platform =
@@ -79,7 +83,8 @@ public final class IncusPlatform implements AutoCloseable {
             this::ready,
             IncusFailures.translating(
                 SandboxStore.class,
-                new IncusSandboxStore(this.client, config, projects, bridges, ovn, mutex)),
+                new IncusSandboxStore(
+                    this.client, config, projects, bridges, ovn, mutex, warmPool.pool())),
             IncusFailures.translating(
                 InstanceDriver.class,
                 new IncusInstanceDriver(this.client, config, projects, reader, names)),
@@ -150,6 +155,14 @@ public final class IncusPlatform implements AutoCloseable {
    */
   public ReaperLease reaperLease() {
     return IncusFailures.translating(ReaperLease.class, new IncusReaperLease(client, mutex));
+  }
+
+  /**
+   * The warm pool of prepared bridge sandboxes (docs/reference/sandbox-pool.md): start its filler
+   * with the reaper, and let the reaper run its sweep.
+   */
+  public WarmPoolFiller warmPool() {
+    return warmPool;
   }
 
   /** The ports the compute services call. */

@@ -35,6 +35,7 @@ final class IncusSandboxStore implements SandboxStore {
   private final BridgeNetworks bridges;
   private final OvnNetworks ovn;
   private final ProjectMutex mutex;
+  private final WarmPool pool;
 
   IncusSandboxStore(
       IncusClient client,
@@ -42,13 +43,15 @@ final class IncusSandboxStore implements SandboxStore {
       SandboxProjects projects,
       BridgeNetworks bridges,
       OvnNetworks ovn,
-      ProjectMutex mutex) {
+      ProjectMutex mutex,
+      WarmPool pool) {
     this.client = client;
     this.config = config;
     this.projects = projects;
     this.bridges = bridges;
     this.ovn = ovn;
     this.mutex = mutex;
+    this.pool = pool;
   }
 
   @Override
@@ -71,16 +74,28 @@ final class IncusSandboxStore implements SandboxStore {
       createOvn(sandbox);
       return;
     }
+    if (pool.claim(sandbox)) {
+      return;
+    }
     String physical = bridges.freePhysicalName();
-    Map<String, String> cfg = Meta.restrictedProject();
-    cfg.putAll(limits());
-    cfg.put("features.networks", "false");
-    cfg.put("restricted.networks.access", physical);
-    cfg.put(Meta.HOST, sandbox.member());
-    cfg.put(Meta.NETWORK_PREFIX + "default", physical);
+    Map<String, String> cfg = bridgeProject(config, physical, sandbox.member());
     cfg.putAll(SandboxProjects.metadata(sandbox));
     createProject(sandbox, cfg);
     bridges.create(sandbox.name(), "default", physical, null, true, true, true);
+  }
+
+  /**
+   * The project config of a bridge sandbox without its metadata: restricted, limited, allowed only
+   * its own default bridge {@code physical}. A warm pool member is prepared with the same.
+   */
+  static Map<String, String> bridgeProject(ComputeConfig config, String physical, String member) {
+    Map<String, String> cfg = Meta.restrictedProject();
+    cfg.putAll(limits(config));
+    cfg.put("features.networks", "false");
+    cfg.put("restricted.networks.access", physical);
+    cfg.put(Meta.HOST, member);
+    cfg.put(Meta.NETWORK_PREFIX + "default", physical);
+    return cfg;
   }
 
   /**
@@ -89,7 +104,7 @@ final class IncusSandboxStore implements SandboxStore {
    */
   private void createOvn(Sandbox sandbox) {
     Map<String, String> cfg = Meta.restrictedProject();
-    cfg.putAll(limits());
+    cfg.putAll(limits(config));
     cfg.put("features.networks", "true");
     cfg.put("restricted.networks.uplinks", config.ovnUplink());
     cfg.putAll(SandboxProjects.metadata(sandbox));
@@ -104,7 +119,7 @@ final class IncusSandboxStore implements SandboxStore {
    * always has a size) and the project's images. {@code limits.processes} is set only when
    * configured: Incus then requires it on every instance, and VMs refuse it.
    */
-  private Map<String, String> limits() {
+  static Map<String, String> limits(ComputeConfig config) {
     var quotas = config.quotas();
     Map<String, String> limits = new LinkedHashMap<>();
     limits.put("limits.instances", Integer.toString(quotas.sandboxInstances()));
