@@ -131,6 +131,9 @@ public final class ComputeRuntime implements AutoCloseable {
     }
   }
 
+  /** How long {@link #close} waits for background deletions. */
+  private static final java.time.Duration DELETIONS_ON_CLOSE = java.time.Duration.ofSeconds(60);
+
   /** Starts the reaper's scans (the first one immediately); returns this runtime. */
   public ComputeRuntime startReaper() {
     reaper.start();
@@ -194,6 +197,9 @@ public final class ComputeRuntime implements AutoCloseable {
   /** Stops the reaper, ends the desktop sessions and releases what this runtime owns. */
   @Override
   public void close() {
+    // Deletions finishing in the background complete before the clients close (a server stopped
+    // without this leaves them to another server's reaper).
+    compute.sandboxes().awaitDeletions(DELETIONS_ON_CLOSE);
     reaper.close();
     // Before the platforms' clients close: the sessions' streams run over them.
     compute.desktop().close();

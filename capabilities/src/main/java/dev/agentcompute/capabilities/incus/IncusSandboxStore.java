@@ -3,6 +3,7 @@ package dev.agentcompute.capabilities.incus;
 import dev.agentcompute.capabilities.config.ComputeConfig;
 import dev.agentcompute.capabilities.model.BackendException;
 import dev.agentcompute.capabilities.model.BackendException.Kind;
+import dev.agentcompute.capabilities.model.Cancellation;
 import dev.agentcompute.capabilities.model.NetworkKind;
 import dev.agentcompute.capabilities.model.NetworkPlan;
 import dev.agentcompute.capabilities.model.Sandbox;
@@ -194,6 +195,76 @@ final class IncusSandboxStore implements SandboxStore {
       }
     }
     throw lost;
+  }
+
+  /**
+   * Marks the project {@link Meta#DELETING} (with the time), then stops its instances at once, all
+   * together: agents no longer find the sandbox, and nothing in it runs or answers on its networks.
+   */
+  @Override
+  public boolean retire(String name) {
+    String project = Meta.project(name);
+    String now = Timestamps.metadata(java.time.Instant.now());
+    client
+        .projects()
+        .update(
+            project,
+            current -> {
+              Map<String, String> cfg = new LinkedHashMap<>(current.config());
+              cfg.putIfAbsent(Meta.DELETING, now);
+              return current.withConfig(cfg);
+            });
+    IncusClient scoped = client.inProject(project);
+    List<java.util.concurrent.Future<?>> waits = new ArrayList<>();
+    try (var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+      for (dev.agentcompute.incus.Instance instance : scoped.instances().list()) {
+        waits.add(
+            threads.submit(
+                () ->
+                    IncusFailures.ignoreNotFound(
+                        () -> {
+                          if (!"Stopped".equals(instance.status())) {
+                            scoped
+                                .instances()
+                                .changeState(instance.name(), "stop", -1, true)
+                                .await();
+                          }
+                        })));
+      }
+      for (var wait : waits) {
+        try {
+          wait.get();
+        } catch (java.util.concurrent.ExecutionException e) {
+          if (e.getCause() instanceof RuntimeException failure) {
+            throw failure;
+          }
+          throw new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw Cancellation.canceled(e);
+        }
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public List<String> deleting(java.time.Instant before) {
+    List<String> result = new ArrayList<>();
+    for (Project project : client.projects().list()) {
+      String marked = project.config().get(Meta.DELETING);
+      if (project.name().startsWith(Meta.PROJECT_PREFIX)
+          && marked != null
+          && Timestamps.parseOrEpoch(marked).isBefore(before)) {
+        result.add(project.name().substring(Meta.PROJECT_PREFIX.length()));
+      }
+    }
+    return result;
+  }
+
+  @Override
+  public boolean isDeleting(String name) {
+    return projects.get(name).map(p -> p.config().containsKey(Meta.DELETING)).orElse(false);
   }
 
   @Override

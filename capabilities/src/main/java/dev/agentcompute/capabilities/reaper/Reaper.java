@@ -176,6 +176,13 @@ public final class Reaper implements AutoCloseable {
         tell(l -> l.failed(sandbox, e));
       }
     }
+    try {
+      for (String name : sandboxes.finishDeletions()) {
+        LOG.log(Level.INFO, () -> "reaper finished a half-deleted sandbox=" + name);
+      }
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "reaper could not finish half-deleted sandboxes", e);
+    }
     for (ReaperChore chore : chores) {
       try {
         chore.sweep();
