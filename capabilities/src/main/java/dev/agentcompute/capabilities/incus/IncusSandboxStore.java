@@ -3,7 +3,6 @@ package dev.agentcompute.capabilities.incus;
 import dev.agentcompute.capabilities.config.ComputeConfig;
 import dev.agentcompute.capabilities.model.BackendException;
 import dev.agentcompute.capabilities.model.BackendException.Kind;
-import dev.agentcompute.capabilities.model.Cancellation;
 import dev.agentcompute.capabilities.model.NetworkKind;
 import dev.agentcompute.capabilities.model.NetworkPlan;
 import dev.agentcompute.capabilities.model.Sandbox;
@@ -198,8 +197,10 @@ final class IncusSandboxStore implements SandboxStore {
   }
 
   /**
-   * Marks the project {@link Meta#DELETING} (with the time), then stops its instances at once, all
-   * together: agents no longer find the sandbox, and nothing in it runs or answers on its networks.
+   * Marks the project {@link Meta#DELETING} (with the time), then asks Incus to force-stop each of
+   * its running instances without waiting for the stops: agents no longer find the sandbox, and
+   * nothing in it runs a moment later. {@link #delete} waits for those stops first. (Waiting here
+   * cost 0.7 s of a busybox container's stop on every sandbox.delete.)
    */
   @Override
   public boolean retire(String name) {
@@ -215,37 +216,40 @@ final class IncusSandboxStore implements SandboxStore {
               return current.withConfig(cfg);
             });
     IncusClient scoped = client.inProject(project);
-    List<java.util.concurrent.Future<?>> waits = new ArrayList<>();
-    try (var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
-      for (dev.agentcompute.incus.Instance instance : scoped.instances().list()) {
-        waits.add(
-            threads.submit(
-                () ->
-                    IncusFailures.ignoreNotFound(
-                        () -> {
-                          if (!"Stopped".equals(instance.status())) {
-                            scoped
-                                .instances()
-                                .changeState(instance.name(), "stop", -1, true)
-                                .await();
-                          }
-                        })));
-      }
-      for (var wait : waits) {
+    List<dev.agentcompute.incus.PendingOperation> pending = new ArrayList<>();
+    for (dev.agentcompute.incus.Instance instance : scoped.instances().list()) {
+      if (!"Stopped".equals(instance.status())) {
         try {
-          wait.get();
-        } catch (java.util.concurrent.ExecutionException e) {
-          if (e.getCause() instanceof RuntimeException failure) {
-            throw failure;
+          pending.add(scoped.instances().changeState(instance.name(), "stop", -1, true));
+        } catch (IncusException e) {
+          if (!IncusFailures.isNotFound(e)) {
+            throw e;
           }
-          throw new IllegalStateException(e.getCause());
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw Cancellation.canceled(e);
         }
       }
     }
+    stopping.put(name, pending);
     return true;
+  }
+
+  /** Stops {@link #retire} asked for and {@link #delete} has not waited for yet, by sandbox. */
+  private final java.util.concurrent.ConcurrentHashMap<
+          String, List<dev.agentcompute.incus.PendingOperation>>
+      stopping = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** Waits for the stops {@link #retire} asked for; a failed one is left to forceDelete. */
+  private void awaitStops(String name) {
+    List<dev.agentcompute.incus.PendingOperation> pending = stopping.remove(name);
+    if (pending == null) {
+      return;
+    }
+    for (dev.agentcompute.incus.PendingOperation stop : pending) {
+      try {
+        stop.await(dev.agentcompute.capabilities.model.ComputeLimits.STATE_CHANGE_BUDGET);
+      } catch (IncusException e) {
+        // forceDelete stops it again if it still runs
+      }
+    }
   }
 
   @Override
@@ -269,6 +273,7 @@ final class IncusSandboxStore implements SandboxStore {
 
   @Override
   public void delete(String name) {
+    awaitStops(name);
     String project = Meta.project(name);
     boolean projectExists = projects.get(name).isPresent();
     // The project's reservations name every bridge it ever had; only when the project is gone

@@ -9,6 +9,7 @@ import dev.agentcompute.capabilities.adapter.Views.NetworkView;
 import dev.agentcompute.capabilities.adapter.instance.InstanceCapabilities;
 import dev.agentcompute.capabilities.adapter.sandbox.SandboxCapabilities;
 import dev.agentcompute.capabilities.config.ComputeConfig;
+import dev.agentcompute.capabilities.config.Quotas;
 import dev.agentcompute.capabilities.model.AgentFacingException;
 import dev.agentcompute.capabilities.model.NetworkKind;
 import dev.agentcompute.capabilities.model.Sandbox;
@@ -262,6 +263,28 @@ class WarmPoolIT {
       assertThat(shape(claimedName)).isEqualTo(shape(freshName));
       assertThat(echo(pooled, claimedName)).isEqualTo("hi\n");
       assertThat(echo(fresh, freshName)).isEqualTo("hi\n");
+    }
+  }
+
+  @Test
+  void anIdentityAtItsSandboxCapIsRefusedWhileAMemberIsReady() {
+    ComputeConfig capped = config(1).withQuotas(Quotas.defaults().withSandboxesPerIdentity(1));
+    IncusPlatform incus = IncusPlatform.overUnixSocket(LocalIncus.socket(), capped);
+    try (ComputeRuntime runtime =
+        ComputeRuntime.prepare(
+            capped, List.of(incus.platform()), ReaperLease.ALWAYS, Clock.systemUTC(), incus)) {
+      WarmPool pool = pool(1, Duration.ZERO);
+      pool.fill();
+      create(runtime, name("capped")); // claims the member
+      pool.fill();
+      List<String> ready = pool.unclaimed();
+      assertThat(ready).hasSize(1);
+
+      assertThatThrownBy(() -> create(runtime, name("over")))
+          .isInstanceOf(AgentFacingException.class)
+          .hasMessage(
+              "identity \"" + AGENT + "\" already has 1 live sandboxes (sandbox.max_per_identity)");
+      assertThat(pool.unclaimed()).isEqualTo(ready);
     }
   }
 
