@@ -36,6 +36,7 @@ class DevConfigTest {
     assertThat(c.admin().isOperator("development")).isTrue();
     assertThat(c.screenshots().listen()).isEqualTo("127.0.0.1:0");
     assertThat(c.screenshots().dir()).isEqualTo(state.resolve("screenshots"));
+    assertThat(c.sandbox().warmPoolSize()).isEqualTo(2);
 
     ImageCatalog catalog = ImageCatalog.load(c.imagesFile());
     assertThat(catalog.images()).extracting(CatalogImage::name).contains("busybox");
