@@ -22,6 +22,7 @@ const { values: opts } = parseArgs({
     agents: { type: 'string', default: '4' },
     'per-agent': { type: 'string', default: '5' },
     tokens: { type: 'string', default: '' },
+    pool: { type: 'string', default: '0' },
   },
 });
 if (!opts.url) throw new Error('--url is required');
@@ -29,6 +30,21 @@ const rounds = Number(opts.rounds);
 const agents = Number(opts.agents);
 const perAgent = Number(opts['per-agent']);
 const tokens = opts.tokens ? opts.tokens.split(',') : [];
+const poolSize = Number(opts.pool);
+
+/** Warm pool members in Incus (projects acpool-*). */
+function poolMembers() {
+  const out = execFileSync('incus', ['project', 'list', '-f', 'csv', '-c', 'n'], { encoding: 'utf8' });
+  return out.split('\n').filter((n) => n.startsWith('acpool-')).length;
+}
+
+/** With a pool, waits (up to 60 s) until it holds its members again: each phase starts full. */
+async function poolFull() {
+  const start = performance.now();
+  while (poolSize > 0 && poolMembers() < poolSize && performance.now() - start < 60_000) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 
 async function connect(index) {
   const token = tokens.length ? tokens[index % tokens.length] : undefined;
@@ -85,6 +101,7 @@ const client = await connect(0);
 
 const steps = { create: [], instance: [], exec: [], delete: [] };
 for (let i = 0; i < rounds; i++) {
+  await poolFull();
   const c = await run(client, ['return sandbox.create()["name"]']);
   steps.create.push(c.ms);
   const s = c.result;
@@ -105,6 +122,7 @@ const first = [];
 const deleteReturn = [];
 const deleteGone = [];
 for (let i = 0; i < rounds; i++) {
+  await poolFull();
   const r = await run(client, [
     's = sandbox.create()["name"]',
     'instance.create(sandbox=s, name="c", image="busybox")',
@@ -124,6 +142,7 @@ line('delete, until Incus holds nothing of it', deleteGone);
 await client.close();
 
 // Throughput: each agent its own session and identity, perAgent full cycles back to back.
+await poolFull();
 const clients = await Promise.all(Array.from({ length: agents }, (_, i) => connect(i)));
 const start = performance.now();
 let created = 0;

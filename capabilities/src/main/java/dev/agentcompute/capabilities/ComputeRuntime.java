@@ -131,6 +131,9 @@ public final class ComputeRuntime implements AutoCloseable {
     }
   }
 
+  /** How long {@link #close} waits for background deletions. */
+  private static final java.time.Duration DELETIONS_ON_CLOSE = java.time.Duration.ofSeconds(60);
+
   /** Starts the reaper's scans (the first one immediately); returns this runtime. */
   public ComputeRuntime startReaper() {
     reaper.start();
@@ -140,8 +143,10 @@ public final class ComputeRuntime implements AutoCloseable {
   /** Compute over the incusd at {@code incusSocket}, reaper started. */
   public static ComputeRuntime startIncus(ComputeConfig config, Path incusSocket) {
     IncusPlatform incus = IncusPlatform.overUnixSocket(incusSocket, config);
-    return prepare(config, List.of(incus.platform()), incus.reaperLease(), Clock.systemUTC(), incus)
-        .startReaper();
+    ComputeRuntime runtime =
+        prepare(config, List.of(incus.platform()), incus.reaperLease(), Clock.systemUTC(), incus);
+    runtime.reaper().alsoRun(incus.warmPool());
+    return runtime.startReaper();
   }
 
   /**
@@ -150,8 +155,10 @@ public final class ComputeRuntime implements AutoCloseable {
    */
   public static ComputeRuntime startIncus(ComputeConfig config, IncusClient incus) {
     IncusPlatform platform = IncusPlatform.over(incus, config);
-    return prepare(config, List.of(platform.platform()), platform.reaperLease(), Clock.systemUTC())
-        .startReaper();
+    ComputeRuntime runtime =
+        prepare(config, List.of(platform.platform()), platform.reaperLease(), Clock.systemUTC());
+    runtime.reaper().alsoRun(platform.warmPool());
+    return runtime.startReaper();
   }
 
   /**
@@ -162,8 +169,10 @@ public final class ComputeRuntime implements AutoCloseable {
   public static ComputeRuntime startIncus(
       ComputeConfig config, IncusClient incus, OvnNorthbound northbound) {
     IncusPlatform platform = IncusPlatform.over(incus, config, northbound);
-    return prepare(config, List.of(platform.platform()), platform.reaperLease(), Clock.systemUTC())
-        .startReaper();
+    ComputeRuntime runtime =
+        prepare(config, List.of(platform.platform()), platform.reaperLease(), Clock.systemUTC());
+    runtime.reaper().alsoRun(platform.warmPool());
+    return runtime.startReaper();
   }
 
   /** The services, one per concern. */
@@ -188,6 +197,9 @@ public final class ComputeRuntime implements AutoCloseable {
   /** Stops the reaper, ends the desktop sessions and releases what this runtime owns. */
   @Override
   public void close() {
+    // Deletions finishing in the background complete before the clients close (a server stopped
+    // without this leaves them to another server's reaper).
+    compute.sandboxes().awaitDeletions(DELETIONS_ON_CLOSE);
     reaper.close();
     // Before the platforms' clients close: the sessions' streams run over them.
     compute.desktop().close();

@@ -72,6 +72,15 @@ public final class Projects {
     rest.call(Scope.DEFAULT, "DELETE", path(name), null, null);
   }
 
+  /**
+   * Renames a project in one step (Incus refuses it while the project holds instances, images,
+   * volumes or profiles other than {@code default}); {@link IncusException.Conflict} when {@code
+   * newName} is taken, not found when {@code name} is gone.
+   */
+  public void rename(String name, String newName) {
+    rest.call(Scope.DEFAULT, "POST", path(name), Map.of("name", newName), null);
+  }
+
   private static String path(String name) {
     return "/1.0/projects/" + Scope.segment(name);
   }

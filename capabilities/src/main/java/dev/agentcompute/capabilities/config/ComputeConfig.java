@@ -37,6 +37,8 @@ import java.util.function.Consumer;
  *     the sandbox resources); otherwise every authenticated subject sees every sandbox
  * @param quotas what one instance, sandbox and identity may take
  * @param isolation whether identities reach only their own sandboxes, and who reaches all
+ * @param warmPoolSize bridge sandboxes kept prepared for {@code sandbox.create} ({@code
+ *     sandbox.warm_pool.size}, 0 to 16; 0 turns the pool off)
  */
 public record ComputeConfig(
     TtlPolicy ttl,
@@ -54,7 +56,8 @@ public record ComputeConfig(
     Duration reaperLease,
     boolean ownerVisibility,
     Quotas quotas,
-    Isolation isolation) {
+    Isolation isolation,
+    int warmPoolSize) {
 
   public ComputeConfig {
     pinIdentities = Set.copyOf(pinIdentities);
@@ -68,7 +71,17 @@ public record ComputeConfig(
     if (reaperLease.compareTo(reaperInterval) <= 0) {
       throw new IllegalArgumentException("reaper lease must be longer than the reaper interval");
     }
+    if (warmPoolSize < 0 || warmPoolSize > MAX_WARM_POOL) {
+      throw new IllegalArgumentException(
+          "sandbox.warm_pool.size must be between 0 and "
+              + MAX_WARM_POOL
+              + ", not "
+              + warmPoolSize);
+    }
   }
+
+  /** The largest {@code sandbox.warm_pool.size}. */
+  public static final int MAX_WARM_POOL = 16;
 
   private static void requireText(String value, String what) {
     if (value == null || value.isBlank()) {
@@ -97,7 +110,8 @@ public record ComputeConfig(
         Duration.ofSeconds(90),
         false,
         Quotas.defaults(),
-        Isolation.shared());
+        Isolation.shared(),
+        0);
   }
 
   /** Owner isolation ({@code sandbox.access}, {@code sandbox.operators}). */
@@ -151,6 +165,11 @@ public record ComputeConfig(
 
   public ComputeConfig withReaperLease(Duration value) {
     return with(b -> b.reaperLease = value);
+  }
+
+  /** Bridge sandboxes kept prepared ({@code sandbox.warm_pool.size}). */
+  public ComputeConfig withWarmPoolSize(int value) {
+    return with(b -> b.warmPoolSize = value);
   }
 
   /** Whether agents see only their own sandboxes ({@code sandbox.visibility: owner}). */
@@ -207,6 +226,7 @@ public record ComputeConfig(
     boolean ownerVisibility;
     Quotas quotas;
     Isolation isolation;
+    int warmPoolSize;
 
     Copy(ComputeConfig c) {
       ttl = c.ttl;
@@ -225,6 +245,7 @@ public record ComputeConfig(
       ownerVisibility = c.ownerVisibility;
       quotas = c.quotas;
       isolation = c.isolation;
+      warmPoolSize = c.warmPoolSize;
     }
 
     ComputeConfig build() {
@@ -244,7 +265,8 @@ public record ComputeConfig(
           reaperLease,
           ownerVisibility,
           quotas,
-          isolation);
+          isolation,
+          warmPoolSize);
     }
   }
 }

@@ -45,6 +45,7 @@ public final class IncusPlatform implements AutoCloseable {
   private final Platform platform;
   private final ProjectMutex mutex;
   private final BridgeBaseline baseline;
+  private final WarmPoolFiller warmPool;
 
   private IncusPlatform(
       IncusClient client,
@@ -75,6 +76,9 @@ public final class IncusPlatform implements AutoCloseable {
             new BridgeFence(this.client.networkAcls(), config.bridgeSubnets()));
     OvnAcls acls = new OvnAcls(config.protectedRanges());
     OvnNetworks ovn = new OvnNetworks(this.client, config.ovnUplink(), acls, claims);
+    this.warmPool =
+        new WarmPoolFiller(
+            new WarmPool(this.client, config, bridges, Clock.systemUTC(), config.warmPoolSize()));
     NetworkNames names = new NetworkNames(projects, ovn);
     InstanceReader reader = new InstanceReader(this.client, names, members);
     this.platform =
@@ -82,7 +86,8 @@ public final class IncusPlatform implements AutoCloseable {
             NAME,
             this::ready,
             new IncusPorts.Sandboxes(
-                new IncusSandboxStore(this.client, config, projects, bridges, ovn, mutex, members)),
+                new IncusSandboxStore(
+                    this.client, config, projects, bridges, ovn, mutex, members, warmPool.pool())),
             new IncusPorts.Instances(
                 new IncusInstanceDriver(
                     this.client, config, projects, reader, names, new ClusterPlacement(members))),
@@ -151,6 +156,14 @@ public final class IncusPlatform implements AutoCloseable {
    */
   public ReaperLease reaperLease() {
     return new IncusPorts.Lease(new IncusReaperLease(client, mutex));
+  }
+
+  /**
+   * The warm pool of prepared bridge sandboxes (docs/reference/sandbox-pool.md): start its filler
+   * with the reaper, and let the reaper run its sweep.
+   */
+  public WarmPoolFiller warmPool() {
+    return warmPool;
   }
 
   /** The ports the compute services call. */

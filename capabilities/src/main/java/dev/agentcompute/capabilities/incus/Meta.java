@@ -23,7 +23,20 @@ final class Meta {
   static final String IMAGE = PREFIX + "image";
   static final String DESKTOP = PREFIX + "desktop";
   static final String PUBLISHED = PREFIX + "published";
+
+  /** Set on a sandbox whose deletion has begun: agents no longer see it, the rest follows. */
+  static final String DELETING = PREFIX + "deleting";
+
+  /** A warm pool member's preparation time and the configuration it was prepared for. */
+  static final String POOL_PREPARED_AT = PREFIX + "pool.prepared_at";
+
+  static final String POOL_SPEC = PREFIX + "pool.spec";
+
+  /** Written by the claim that reserved a pool member, before its rename. */
+  static final String POOL_CLAIMED_AT = PREFIX + "pool.claimed_at";
+
   static final String PROJECT_PREFIX = "ac-";
+  static final String POOL_PREFIX = "acpool-";
 
   private Meta() {}
 

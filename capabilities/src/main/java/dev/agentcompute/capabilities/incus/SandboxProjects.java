@@ -42,8 +42,10 @@ final class SandboxProjects {
   Optional<Sandbox> parse(Project project) {
     String projectName = project.name() == null ? "" : project.name();
     Map<String, String> cfg = project.config();
-    if (!projectName.startsWith(Meta.PROJECT_PREFIX) || !"1".equals(cfg.get(Meta.VERSION))) {
-      return Optional.empty();
+    if (!projectName.startsWith(Meta.PROJECT_PREFIX)
+        || !"1".equals(cfg.get(Meta.VERSION))
+        || cfg.containsKey(Meta.DELETING)) {
+      return Optional.empty(); // not ours, or being deleted (no longer a sandbox to agents)
     }
     boolean ovn =
         Set.of("true", "1", "yes", "on").contains(cfg.getOrDefault("features.networks", ""));

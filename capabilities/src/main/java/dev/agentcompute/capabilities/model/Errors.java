@@ -47,6 +47,14 @@ public final class Errors {
     return of("sandbox \"%s\" already exists", sandbox);
   }
 
+  /** A name whose old sandbox is deleted but not gone yet: free again in a few seconds. */
+  public static AgentFacingException sandboxStillDeleting(String sandbox) {
+    return of(
+        "sandbox \"%s\" is still being deleted and its name is not free yet; use another name, or"
+            + " try again in a few seconds",
+        sandbox);
+  }
+
   public static AgentFacingException sandboxExpired(String sandbox) {
     return of("sandbox \"%s\" has expired", sandbox);
   }

@@ -1,6 +1,7 @@
 package dev.agentcompute.capabilities.platform;
 
 import dev.agentcompute.capabilities.model.Sandbox;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
@@ -48,4 +49,25 @@ public interface SandboxStore {
    * Deletes everything of a sandbox in dependency order; {@code NOT_FOUND} when nothing existed.
    */
   void delete(String name);
+
+  /**
+   * The first half of a deletion that finishes in the background: marks the sandbox as being
+   * deleted (from then on {@link #find} and {@link #list} no longer show it, while its name stays
+   * taken) and makes it unreachable (its instances stopped). {@link #delete} does the rest, and the
+   * reaper finishes what a stopped server left (see {@link #deleting}). False when this platform
+   * has no such half (then {@link #delete} does it all, on the caller's path).
+   */
+  default boolean retire(String name) {
+    return false;
+  }
+
+  /** Sandboxes marked by {@link #retire} before {@code before} that still exist. */
+  default List<String> deleting(Instant before) {
+    return List.of();
+  }
+
+  /** Whether a sandbox of this name is marked by {@link #retire} and not gone yet. */
+  default boolean isDeleting(String name) {
+    return false;
+  }
 }

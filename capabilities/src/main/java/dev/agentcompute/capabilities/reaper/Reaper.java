@@ -2,6 +2,7 @@ package dev.agentcompute.capabilities.reaper;
 
 import dev.agentcompute.capabilities.model.Sandbox;
 import dev.agentcompute.capabilities.model.Timestamps;
+import dev.agentcompute.capabilities.platform.ReaperChore;
 import dev.agentcompute.capabilities.platform.ReaperLease;
 import dev.agentcompute.capabilities.service.SandboxService;
 import java.lang.System.Logger;
@@ -56,6 +57,19 @@ public final class Reaper implements AutoCloseable {
     this.holder = holder;
   }
 
+  private final List<ReaperChore> chores = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  /**
+   * Runs {@code chore} beside this reaper: started when it starts (at once when it runs already),
+   * swept in each scan that holds the lease, closed with it.
+   */
+  public synchronized void alsoRun(ReaperChore chore) {
+    chores.add(chore);
+    if (scheduler != null) {
+      chore.start();
+    }
+  }
+
   /** Tells {@code listener} of every expiry, deletion and failed deletion from now on. */
   public void observe(ReapListener listener) {
     this.listener = listener == null ? ReapListener.NONE : listener;
@@ -86,6 +100,7 @@ public final class Reaper implements AutoCloseable {
             });
     scheduler.scheduleWithFixedDelay(
         this::scanLogged, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+    chores.forEach(ReaperChore::start);
   }
 
   private void scanLogged() {
@@ -161,6 +176,20 @@ public final class Reaper implements AutoCloseable {
         tell(l -> l.failed(sandbox, e));
       }
     }
+    try {
+      for (String name : sandboxes.finishDeletions()) {
+        LOG.log(Level.INFO, () -> "reaper finished a half-deleted sandbox=" + name);
+      }
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "reaper could not finish half-deleted sandboxes", e);
+    }
+    for (ReaperChore chore : chores) {
+      try {
+        chore.sweep();
+      } catch (RuntimeException e) {
+        LOG.log(Level.WARNING, "reaper chore sweep failed", e);
+      }
+    }
     return new Scan(deleted, pinned, failed);
   }
 
@@ -173,6 +202,13 @@ public final class Reaper implements AutoCloseable {
    */
   @Override
   public synchronized void close() {
+    for (ReaperChore chore : chores) {
+      try {
+        chore.close();
+      } catch (RuntimeException e) {
+        LOG.log(Level.WARNING, "reaper chore close failed", e);
+      }
+    }
     if (scheduler != null) {
       scheduler.shutdown();
       try {

@@ -93,7 +93,8 @@ public final class SandboxService {
       try {
         return createNamed(target, subject, names.next(), ttl, pinned);
       } catch (AgentFacingException e) {
-        if (!e.getMessage().endsWith("\" already exists")) {
+        if (!e.getMessage().endsWith("\" already exists")
+            && !e.getMessage().contains("\" is still being deleted")) {
           throw e;
         }
       }
@@ -129,7 +130,9 @@ public final class SandboxService {
             target.sandboxes().create(sandbox);
           } catch (BackendException e) {
             if (e.kind() == BackendException.Kind.CONFLICT) {
-              throw Errors.sandboxExists(name);
+              throw target.sandboxes().isDeleting(name)
+                  ? Errors.sandboxStillDeleting(name)
+                  : Errors.sandboxExists(name);
             }
             rollBack(target, name, e);
             throw e;
@@ -340,19 +343,63 @@ public final class SandboxService {
     deletionListeners.forEach(listener -> listener.accept(name));
   }
 
-  /** Expires and unpins first, so a partial failure is finished by the reaper. */
+  /**
+   * Deletes a sandbox. Where the platform can {@link
+   * dev.agentcompute.capabilities.platform.SandboxStore#retire retire} it (Incus), the call returns
+   * once the sandbox is marked and its instances are stopped, and the rest finishes in the
+   * background (the reaper finishes what a stopped server left). Elsewhere it expires and unpins
+   * first, so a partial failure is finished by the reaper, and deletes on the caller's path.
+   */
   public void delete(String name) {
     access.existing(
         name,
         sandbox -> {
           deleted(name);
           Platform platform = router.of(sandbox);
+          if (platform.sandboxes().retire(name)) {
+            finishing.submit(platform, name);
+            return null;
+          }
           platform
               .sandboxes()
               .update(name, current -> current.withExpiresAt(access.now()).unpinned());
           deleteIgnoringNotFound(platform, name);
           return null;
         });
+  }
+
+  /** How long a retired sandbox may stay half-deleted before the reaper finishes it. */
+  public static final Duration DELETION_GRACE = Duration.ofMinutes(2);
+
+  /**
+   * The reaper's part of background deletion: finishes every sandbox retired more than {@link
+   * #DELETION_GRACE} ago (its server stopped, or its deletion failed); returns those finished.
+   */
+  public List<String> finishDeletions() {
+    List<String> finished = new ArrayList<>();
+    Instant before = access.now().minus(DELETION_GRACE);
+    for (Platform platform : router.platforms()) {
+      for (String name : platform.sandboxes().deleting(before)) {
+        access.gated(
+            name,
+            () -> {
+              deleteIgnoringNotFound(platform, name);
+              return null;
+            });
+        finished.add(name);
+      }
+    }
+    return finished;
+  }
+
+  private final BackgroundDeletions finishing = new BackgroundDeletions();
+
+  /**
+   * Waits up to {@code limit} for the deletions this service finishes in the background (a server
+   * shutting down, a test about to look at Incus); true when none is left.
+   */
+  public boolean awaitDeletions(Duration limit) {
+    return finishing.await(limit);
   }
 
   /**

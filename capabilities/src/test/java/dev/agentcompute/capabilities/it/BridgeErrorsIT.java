@@ -333,6 +333,7 @@ class BridgeErrorsIT {
     }
     IncusInspector incus = new IncusInspector(IncusHarness.socket());
     for (String name : names) {
+      incus.awaitGone(name); // deletions finish in the background
       assertThat(incus.projectExists("ac-" + name)).isFalse();
       assertThat(incus.networksTaggedWith(name)).isEmpty();
     }

@@ -231,6 +231,7 @@ class CodeModeAcceptanceIT {
             return sandbox.delete(name="%s")
         """
             .formatted(sb));
+    incus.awaitGone(sb); // the deletion finishes in the background
     assertThat(incus.projectExists("ac-" + sb)).isFalse();
     assertThat(incus.networksTaggedWith(sb)).isEmpty();
     assertThat(incus.images("ac-" + sb)).isEmpty();

@@ -135,6 +135,10 @@ class ConcurrentLifecycleIT {
       }
     }
     assertThat(failures).as("failed cycles").isEmpty();
+    // sandbox.delete returns before its deletion finishes in the background.
+    assertThat(runtime.compute().sandboxes().awaitDeletions(IncusInspector.GONE_WITHIN))
+        .as("background deletions finished")
+        .isTrue();
 
     IncusInspector incus = new IncusInspector(IncusHarness.socket());
     List<String> leaked = new ArrayList<>();

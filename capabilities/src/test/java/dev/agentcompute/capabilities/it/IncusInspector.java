@@ -42,6 +42,27 @@ final class IncusInspector {
     }
   }
 
+  /** How long {@link #awaitGone} waits: a background deletion takes a second or two. */
+  static final java.time.Duration GONE_WITHIN = java.time.Duration.ofSeconds(60);
+
+  /**
+   * Waits (bounded by {@link #GONE_WITHIN}) until Incus holds neither the sandbox's project nor a
+   * network tagged as its: sandbox.delete returns before its deletion finishes in the background.
+   * Returns without failing when time runs out; the caller's assertions then say what is left.
+   */
+  void awaitGone(String sandbox) {
+    long deadline = System.nanoTime() + GONE_WITHIN.toNanos();
+    while (System.nanoTime() < deadline
+        && (projectExists("ac-" + sandbox) || !networksTaggedWith(sandbox).isEmpty())) {
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
   boolean projectExists(String project) {
     return query("/1.0/projects/" + project) != null;
   }

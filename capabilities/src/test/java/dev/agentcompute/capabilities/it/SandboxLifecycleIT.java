@@ -288,6 +288,7 @@ class SandboxLifecycleIT {
 
       // Deleting the pinned sandbox removes its project, bridges, instances and images.
       IncusHarness.call(again, "anyone", "sandbox.delete", new SandboxCapabilities.NameInput(sb));
+      incus.awaitGone(sb); // the deletion finishes in the background
       assertThat(incus.projectExists("ac-" + sb)).isFalse();
       assertThat(incus.networksTaggedWith(sb)).isEmpty();
       assertAgentError(

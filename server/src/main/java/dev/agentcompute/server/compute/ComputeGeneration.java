@@ -66,6 +66,8 @@ record ComputeGeneration(
             Clock.systemUTC(),
             backends.screenshots(),
             backends.transfers());
+    // The warm pool fills beside the reaper, from when this generation goes into force.
+    runtime.reaper().alsoRun(incus.warmPool());
     if (backends.audit() instanceof AuditLog audit) {
       // Expiries, reaper deletions and pin changes reach the audit trail (and its counters).
       runtime.reaper().observe(audit);

@@ -32,6 +32,7 @@ public final class ComputeWiring {
         .withReaperLease(sandbox.reaperLease())
         .withOwnerVisibility(sandbox.ownerVisibility())
         .withQuotas(sandbox.quotas())
-        .withIsolation(sandbox.isolation());
+        .withIsolation(sandbox.isolation())
+        .withWarmPoolSize(sandbox.warmPoolSize());
   }
 }

@@ -117,6 +117,7 @@ final class ConfigChanges {
     m.put("sandbox.pin_identities", c.sandbox().pinIdentities());
     m.put("sandbox.reaper_interval_seconds", c.sandbox().reaperInterval());
     m.put("sandbox.reaper_lease_seconds", c.sandbox().reaperLease());
+    m.put("sandbox.warm_pool.size", c.sandbox().warmPoolSize());
     m.put("images_file", c.imagesFile());
     m.put("screenshots.base_url", c.screenshots().baseUrl());
     m.put("screenshots.dir", c.screenshots().dir());

@@ -75,7 +75,8 @@ final class ConfigValidator {
         raw.sandbox() != null
             ? raw.sandbox()
             : new RuntimeConfig.Sandbox(
-                null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+                null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+                null);
     ServerConfig.Incus incusConfig = incus(incus);
     ServerConfig.Sandbox sandboxConfig = sandbox(sandbox, raw);
     if ("bridge".equals(sandboxConfig.defaultNetworkKind()) && blank(incus.host())) {
@@ -283,7 +284,25 @@ final class ConfigValidator {
             raw,
             Duration.ofMinutes(Math.min(Math.max(maxTtl, 0), MAX_REPRESENTABLE_TTL_MINUTES)),
             problems),
-        isolation(sandbox.access(), sandbox.operators()));
+        isolation(sandbox.access(), sandbox.operators()),
+        warmPoolSize(sandbox.warmPool()));
+  }
+
+  /** {@code sandbox.warm_pool.size}: 0 (off, the default) to the largest pool. */
+  private int warmPoolSize(RuntimeConfig.WarmPool pool) {
+    if (pool == null || pool.size() == null) {
+      return 0;
+    }
+    long size = pool.size();
+    if (size < 0 || size > ComputeConfig.MAX_WARM_POOL) {
+      problems.add(
+          "sandbox.warm_pool.size must be between 0 (off) and "
+              + ComputeConfig.MAX_WARM_POOL
+              + ", got "
+              + size);
+      return 0;
+    }
+    return (int) size;
   }
 
   /** Capability ids; whether each is registered is checked when CodeMode is built. */

@@ -191,7 +191,11 @@ public record RuntimeConfig(
       SandboxLimits limits,
       String access,
       List<String> operators,
-      @JsonProperty("identity_limits") IdentityLimits identityLimits) {}
+      @JsonProperty("identity_limits") IdentityLimits identityLimits,
+      @JsonProperty("warm_pool") WarmPool warmPool) {}
+
+  /** {@code sandbox.warm_pool}: bridge sandboxes kept prepared for sandbox.create. */
+  public record WarmPool(Long size) {}
 
   /**
    * Address ranges (ours: constants of the original's site, made configuration). Sandbox bridge

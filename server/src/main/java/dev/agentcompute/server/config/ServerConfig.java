@@ -150,7 +150,8 @@ public record ServerConfig(
    * and lease (how long a server that stopped renewing keeps others from reaping), the capability
    * ids that need a person's confirmation, sandbox visibility ({@code all} or {@code owner}), and
    * the quotas of instances, sandboxes and identities ({@code instance.*}, {@code sandbox.*}), and
-   * owner isolation ({@code sandbox.access}, {@code sandbox.operators}).
+   * owner isolation ({@code sandbox.access}, {@code sandbox.operators}), and how many bridge
+   * sandboxes are kept prepared ({@code sandbox.warm_pool.size}).
    */
   public record Sandbox(
       Duration defaultTtl,
@@ -162,7 +163,8 @@ public record ServerConfig(
       List<String> confirm,
       String visibility,
       dev.agentcompute.capabilities.config.Quotas quotas,
-      dev.agentcompute.capabilities.config.Isolation isolation) {
+      dev.agentcompute.capabilities.config.Isolation isolation,
+      int warmPoolSize) {
 
     /** Whether agents see only the sandboxes they created. */
     public boolean ownerVisibility() {

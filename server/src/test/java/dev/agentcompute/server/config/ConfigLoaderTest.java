@@ -122,6 +122,24 @@ public class ConfigLoaderTest {
   }
 
   @Test
+  void theWarmPoolIsOffByDefaultAndTakesZeroToSixteenMembers() throws IOException {
+    String base =
+        "incus: {remote: local, pool: default}\n"
+            + "screenshots: {base_url: \"http://127.0.0.1:8081\"}\n";
+    assertThat(ConfigLoader.load(write("w0.yaml", base)).config().sandbox().warmPoolSize())
+        .isZero();
+    ServerConfig sixteen =
+        ConfigLoader.load(write("w1.yaml", base + "sandbox: {warm_pool: {size: 16}}\n")).config();
+    assertThat(ComputeWiring.computeConfig(sixteen).warmPoolSize()).isEqualTo(16);
+    assertThat(failure("w2.yaml", base + "sandbox: {warm_pool: {size: 17}}\n").getMessage())
+        .contains("sandbox.warm_pool.size must be between 0 (off) and 16, got 17");
+    assertThat(failure("w3.yaml", base + "sandbox: {warm_pool: {size: -1}}\n").getMessage())
+        .contains("sandbox.warm_pool.size must be between 0 (off) and 16, got -1");
+    assertThat(failure("w4.yaml", base + "sandbox: {warm_pool: {size: 2, spare: 1}}\n"))
+        .hasMessageContaining("spare");
+  }
+
+  @Test
   void quotasAreConfigurationWithSafeDefaults() throws IOException {
     String base =
         "incus: {remote: local, pool: default, ovn_uplink: uplink0}\n"

@@ -39,6 +39,7 @@ class DevConfigTest {
     // dev/ovn-stack's uplink network, named here because a site's networks have no defaults
     assertThat(c.incus().ovnUplink()).contains("ovn-uplink");
     assertThat(c.incus().ovnRanges()).contains("10.90.1.241-10.90.1.254");
+    assertThat(c.sandbox().warmPoolSize()).isEqualTo(2);
 
     ImageCatalog catalog = ImageCatalog.load(c.imagesFile());
     assertThat(catalog.images()).extracting(CatalogImage::name).contains("busybox");

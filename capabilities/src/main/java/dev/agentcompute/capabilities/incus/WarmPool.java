@@ -1,0 +1,332 @@
+package dev.agentcompute.capabilities.incus;
+
+import dev.agentcompute.capabilities.config.ComputeConfig;
+import dev.agentcompute.capabilities.model.BackendException;
+import dev.agentcompute.capabilities.model.BackendException.Kind;
+import dev.agentcompute.capabilities.model.NetworkKind;
+import dev.agentcompute.capabilities.model.Sandbox;
+import dev.agentcompute.capabilities.model.Timestamps;
+import dev.agentcompute.incus.IncusClient;
+import dev.agentcompute.incus.IncusException;
+import dev.agentcompute.incus.Network;
+import dev.agentcompute.incus.Project;
+import dev.agentcompute.incus.Tagged;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
+
+/**
+ * Bridge sandboxes prepared ahead of {@code sandbox.create} (docs/reference/sandbox-pool.md): a
+ * member is a project {@code acpool-<8 hex>} with everything that does not depend on the agent (the
+ * restricted project config, the limits, its default bridge on a subnet claimed from the pool).
+ * Agents never see one: sandboxes are the projects named {@code ac-<name>}.
+ *
+ * <p>A claim reserves a member by writing the agent's metadata into it with the project's ETag (of
+ * two servers reserving one member, the second gets 412 and takes another), retags its bridge, and
+ * commits with one project rename to {@code ac-<name>}, which Incus does atomically: a crash before
+ * the rename leaves a reserved member no agent sees, which {@link #sweep} deletes; after it, the
+ * sandbox is complete. Members are prepared by {@link WarmPoolFiller}; the reaper runs {@link
+ * #sweep}.
+ */
+final class WarmPool {
+  private static final Logger LOG = System.getLogger(WarmPool.class.getName());
+
+  /** Unclaimed members older than this are deleted by the sweep (and prepared anew). */
+  static final Duration MEMBER_LIFETIME = Duration.ofHours(1);
+
+  /**
+   * A reserved member not renamed after this was left by a claim that stopped half-way (a claim
+   * takes milliseconds): the sweep deletes it.
+   */
+  static final Duration CLAIM_ABANDONED = Duration.ofMinutes(2);
+
+  /** Members a claim tries before falling back to a fresh creation. */
+  private static final int CLAIM_ATTEMPTS = 3;
+
+  private final IncusClient client;
+  private final ComputeConfig config;
+  private final BridgeNetworks bridges;
+  private final Clock clock;
+  private final int size;
+  private final String spec;
+  private final SecureRandom random = new SecureRandom();
+  private final ConcurrentLinkedDeque<String> ready = new ConcurrentLinkedDeque<>();
+  private volatile Runnable onClaimed = () -> {};
+
+  /** {@code client} works in the default project. */
+  WarmPool(
+      IncusClient client, ComputeConfig config, BridgeNetworks bridges, Clock clock, int size) {
+    if (size < 0 || size > ComputeConfig.MAX_WARM_POOL) {
+      throw new IllegalArgumentException(
+          "sandbox.warm_pool.size must be between 0 and "
+              + ComputeConfig.MAX_WARM_POOL
+              + ", not "
+              + size);
+    }
+    this.client = client;
+    this.config = config;
+    this.bridges = bridges;
+    this.clock = clock;
+    this.size = size;
+    this.spec = spec(config);
+  }
+
+  int size() {
+    return size;
+  }
+
+  /** Called after every claim (the filler prepares a replacement). */
+  void onClaimed(Runnable listener) {
+    this.onClaimed = listener;
+  }
+
+  /**
+   * What a member must have been prepared with to be claimed under {@code config}: its project
+   * config without per-member names, and the subnet pool its bridge came from. Members of a server
+   * configured otherwise are never handed out here.
+   */
+  static String spec(ComputeConfig config) {
+    Map<String, String> cfg = new TreeMap<>(IncusSandboxStore.bridgeProject(config, "", ""));
+    cfg.put("pool", config.bridgeSubnets().toString());
+    cfg.put("member", config.member());
+    return HexFormat.of().toHexDigits(cfg.toString().hashCode());
+  }
+
+  /**
+   * Makes {@code sandbox} out of a pool member; false (nothing changed) when the pool is off, the
+   * sandbox is not a bridge sandbox or no member could be taken, and the caller creates it afresh.
+   * A CONFLICT backend failure when another server created the name meanwhile.
+   */
+  boolean claim(Sandbox sandbox) {
+    if (size == 0 || sandbox.networkKind() != NetworkKind.BRIDGE) {
+      return false;
+    }
+    for (int attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
+      String member = next();
+      if (member == null) {
+        return false;
+      }
+      if (!reserve(member, sandbox)) {
+        continue;
+      }
+      commit(member, sandbox);
+      onClaimed.run();
+      return true;
+    }
+    return false;
+  }
+
+  /** The next member to try, from what the filler prepared, else from Incus. */
+  private String next() {
+    String member = ready.poll();
+    if (member != null) {
+      return member;
+    }
+    ready.addAll(unclaimed());
+    return ready.poll();
+  }
+
+  /**
+   * Writes the agent's metadata into {@code member} under its ETag and points its bridge at the
+   * sandbox; false when the member is gone, taken, or not prepared for this configuration. A
+   * failure after the metadata write discards the member.
+   */
+  boolean reserve(String member, Sandbox sandbox) {
+    return reserve(member, sandbox, () -> {});
+  }
+
+  /** {@link #reserve}, running {@code afterRead} between its read and its write (tests' seam). */
+  boolean reserve(String member, Sandbox sandbox, Runnable afterRead) {
+    Tagged<Project> current;
+    try {
+      current = client.projects().getTagged(member);
+    } catch (IncusException e) {
+      if (IncusFailures.isNotFound(e)) {
+        return false;
+      }
+      throw e;
+    }
+    Map<String, String> cfg = new LinkedHashMap<>(current.value().config());
+    if (!spec.equals(cfg.get(Meta.POOL_SPEC)) || cfg.containsKey(Meta.POOL_CLAIMED_AT)) {
+      return false;
+    }
+    String physical = cfg.getOrDefault(Meta.NETWORK_PREFIX + "default", "");
+    cfg.remove(Meta.POOL_SPEC);
+    cfg.remove(Meta.POOL_PREPARED_AT);
+    cfg.put(Meta.HOST, sandbox.member());
+    cfg.putAll(SandboxProjects.metadata(sandbox));
+    cfg.put(Meta.POOL_CLAIMED_AT, Timestamps.metadata(clock.instant()));
+    afterRead.run();
+    try {
+      client
+          .projects()
+          .update(
+              new Project(member, "agentcompute sandbox " + sandbox.name(), cfg, List.of()),
+              current.etag());
+    } catch (IncusException.PreconditionFailed e) {
+      return false; // another claim reserved it first
+    } catch (IncusException e) {
+      if (IncusFailures.isNotFound(e)) {
+        return false;
+      }
+      throw e;
+    }
+    try {
+      Tagged<Network> bridge = client.networks().getTagged(physical);
+      Map<String, String> tags = new LinkedHashMap<>(bridge.value().config());
+      tags.putAll(Meta.tags(sandbox.name(), "default"));
+      client
+          .networks()
+          .update(physical, "agentcompute " + sandbox.name() + "/default", tags, bridge.etag());
+      return true;
+    } catch (RuntimeException e) {
+      discardQuietly(member, e);
+      return false;
+    }
+  }
+
+  /**
+   * The claim's commit: one rename of the reserved member to the sandbox's project. When the name
+   * was taken meanwhile (another server), the member is discarded and the claim fails as a
+   * conflict.
+   */
+  void commit(String member, Sandbox sandbox) {
+    try {
+      client.projects().rename(member, Meta.project(sandbox.name()));
+    } catch (IncusException.Conflict e) {
+      discardQuietly(member, e);
+      throw new BackendException(Kind.CONFLICT, "sandbox " + sandbox.name() + " already exists", e);
+    } catch (RuntimeException e) {
+      discardQuietly(member, e);
+      throw e;
+    }
+  }
+
+  /** Unclaimed members prepared for this configuration, oldest first. */
+  List<String> unclaimed() {
+    List<String> result = new ArrayList<>();
+    for (Project project : client.projects().list()) {
+      Map<String, String> cfg = project.config();
+      if (project.name().startsWith(Meta.POOL_PREFIX)
+          && spec.equals(cfg.get(Meta.POOL_SPEC))
+          && !cfg.containsKey(Meta.POOL_CLAIMED_AT)) {
+        result.add(project.name());
+      }
+    }
+    return result;
+  }
+
+  /**
+   * Prepares members until Incus holds {@link #size} unclaimed ones for this configuration (several
+   * servers sharing a configuration share the pool); returns how many it prepared.
+   */
+  int fill() {
+    List<String> members = unclaimed();
+    int prepared = 0;
+    for (int missing = size - members.size(); missing > 0; missing--) {
+      String member = prepare();
+      ready.add(member);
+      prepared++;
+    }
+    return prepared;
+  }
+
+  /** Prepares one member; a failure half-way deletes what it created. */
+  String prepare() {
+    String member = Meta.POOL_PREFIX + HexFormat.of().toHexDigits(random.nextInt());
+    String physical = bridges.freePhysicalName();
+    Map<String, String> cfg = IncusSandboxStore.bridgeProject(config, physical, config.member());
+    cfg.put(Meta.POOL_SPEC, spec);
+    cfg.put(Meta.POOL_PREPARED_AT, Timestamps.metadata(clock.instant()));
+    client.projects().create(member, "agentcompute warm pool member", cfg);
+    try {
+      bridges.create(member, "default", physical, null, true, true, true);
+    } catch (RuntimeException e) {
+      discardQuietly(member, e);
+      throw e;
+    }
+    return member;
+  }
+
+  /**
+   * Deletes the members nobody will claim: unclaimed ones older than {@link #MEMBER_LIFETIME}
+   * (whatever configuration prepared them) and reserved ones a claim left before its rename for
+   * longer than {@link #CLAIM_ABANDONED}. Returns the members deleted.
+   */
+  List<String> sweep() {
+    Instant now = clock.instant();
+    List<String> deleted = new ArrayList<>();
+    for (Project project : client.projects().list()) {
+      if (!project.name().startsWith(Meta.POOL_PREFIX)) {
+        continue;
+      }
+      Map<String, String> cfg = project.config();
+      boolean reserved = cfg.containsKey(Meta.POOL_CLAIMED_AT);
+      Instant since =
+          Timestamps.parseOrEpoch(
+              cfg.getOrDefault(reserved ? Meta.POOL_CLAIMED_AT : Meta.POOL_PREPARED_AT, ""));
+      Duration limit = reserved ? CLAIM_ABANDONED : MEMBER_LIFETIME;
+      if (since.plus(limit).isAfter(now)) {
+        continue;
+      }
+      try {
+        discard(project.name());
+        deleted.add(project.name());
+        LOG.log(
+            Level.INFO,
+            "warm pool member deleted member="
+                + project.name()
+                + " reason="
+                + (reserved ? "abandoned_claim" : "unclaimed_for_an_hour"));
+      } catch (RuntimeException e) {
+        LOG.log(Level.WARNING, "warm pool member delete failed member=" + project.name(), e);
+      }
+    }
+    return deleted;
+  }
+
+  /** Deletes a member: its bridge (whoever it is tagged for now), fence and project. */
+  void discard(String member) {
+    ready.remove(member);
+    Project project;
+    try {
+      project = client.projects().get(member);
+    } catch (IncusException e) {
+      if (IncusFailures.isNotFound(e)) {
+        return;
+      }
+      throw e;
+    }
+    String physical = project.config().getOrDefault(Meta.NETWORK_PREFIX + "default", "");
+    if (!physical.isEmpty()) {
+      String owner = member;
+      try {
+        owner = client.networks().get(physical).config().getOrDefault(Meta.SANDBOX, member);
+      } catch (IncusException e) {
+        if (!IncusFailures.isNotFound(e)) {
+          throw e;
+        }
+      }
+      bridges.delete(owner, physical); // a missing bridge is fine; its fence goes too
+    }
+    IncusFailures.ignoreNotFound(() -> client.projects().delete(member));
+  }
+
+  private void discardQuietly(String member, RuntimeException failure) {
+    try {
+      discard(member);
+    } catch (RuntimeException cleanup) {
+      failure.addSuppressed(cleanup);
+    }
+  }
+}
