@@ -81,6 +81,21 @@ final class IncusPorts {
     public void delete(String name) {
       translated(() -> target.delete(name));
     }
+
+    @Override
+    public boolean retire(String name) {
+      return translated(() -> target.retire(name));
+    }
+
+    @Override
+    public List<String> deleting(Instant before) {
+      return translated(() -> target.deleting(before));
+    }
+
+    @Override
+    public boolean isDeleting(String name) {
+      return translated(() -> target.isDeleting(name));
+    }
   }
 
   static final class Instances implements InstanceDriver {
