@@ -172,6 +172,12 @@ class ExecutionRulesTest {
               () -> server.execute(Context.background(), USER, "def main():\n    return SECRET\n"))
           .hasMessageStartingWith("invalid program: <codemode>:2:");
     }
+    // Each execution takes a started spare and its replacement starts in the background, so the
+    // count reaches before + 3 shortly after the third execution, never with a reused worker.
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+    while (server.workersStarted() < before + 3 && System.nanoTime() < deadline) {
+      java.util.concurrent.locks.LockSupport.parkNanos(10_000_000);
+    }
     assertThat(server.workersStarted())
         .as("three executions took three workers")
         .isGreaterThanOrEqualTo(before + 3);

@@ -124,7 +124,7 @@ public class ConfigLoaderTest {
   @Test
   void theWarmPoolIsOffByDefaultAndTakesZeroToSixteenMembers() throws IOException {
     String base =
-        "incus: {remote: local, pool: default}\n"
+        "incus: {remote: local, pool: default, ovn_uplink: uplink0}\n"
             + "screenshots: {base_url: \"http://127.0.0.1:8081\"}\n";
     assertThat(ConfigLoader.load(write("w0.yaml", base)).config().sandbox().warmPoolSize())
         .isZero();
