@@ -360,7 +360,8 @@ public final class CapabilityDocs {
                   + " platform's). Output: url, method ('PUT'), expires_at (RFC 3339 UTC) and"
                   + " max_bytes (the largest body accepted). Send the body with"
                   + " `curl -T file -H \"Authorization: Bearer <your token>\" <url>`: the same"
-                  + " identity's bearer token is required, the URL works once and expires after a"
+                  + " identity's bearer token is required (a server without tokens, such as one"
+                  + " on loopback, needs none), the URL works once and expires after a"
                   + " few minutes. Example: instance.file.upload_url(sandbox=sb[\"name\"],"
                   + " name=\"web\", path=\"/root/data.tar\")[\"url\"]",
               "upload",
@@ -377,7 +378,8 @@ public final class CapabilityDocs {
                   + " path: absolute path of a regular file. Output: url, method ('GET'),"
                   + " expires_at (RFC 3339 UTC) and max_bytes (0: no limit). Fetch it with"
                   + " `curl -H \"Authorization: Bearer <your token>\" -o out <url>`: the same"
-                  + " identity's bearer token is required, the URL works once and expires after a"
+                  + " identity's bearer token is required (a server without tokens, such as one"
+                  + " on loopback, needs none), the URL works once and expires after a"
                   + " few minutes. Example: instance.file.download_url(sandbox=sb[\"name\"],"
                   + " name=\"web\", path=\"/root/build.tar\")[\"url\"]",
               "download",
