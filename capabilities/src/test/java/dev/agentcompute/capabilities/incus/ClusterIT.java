@@ -201,7 +201,8 @@ class ClusterIT {
   }
 
   @Test
-  void aBridgeSandboxIsDefinedOnEveryMemberAndItsInstancesStayOnItsMember() {
+  void aBridgeSandboxIsDefinedOnEveryMemberAndItsInstancesStayOnItsMember()
+      throws InterruptedException {
     String member = stack.members().get(2);
     ComputeRuntime runtime = opened(member, Duration.ZERO);
     String sb = sandbox(runtime, member, "clbr");
@@ -222,9 +223,24 @@ class ClusterIT {
         .isInstanceOf(AgentFacingException.class)
         .hasMessage("host \"" + other + "\" is not sandbox member \"" + member + "\"");
 
+    // sandbox.delete returns once the sandbox is marked; the bridge goes with the rest in the
+    // background (docs/reference/sandbox-pool.md), so its removal from every member is awaited.
     runtime.compute().sandboxes().delete(sb);
+    awaitNetworkGone(bridge.name(), Duration.ofSeconds(90));
     assertThatThrownBy(() -> client.networks().get(bridge.name()))
         .isInstanceOf(IncusException.NotFound.class);
+  }
+
+  private static void awaitNetworkGone(String name, Duration limit) throws InterruptedException {
+    long deadline = System.nanoTime() + limit.toNanos();
+    while (System.nanoTime() < deadline) {
+      try {
+        client.networks().get(name);
+      } catch (IncusException.NotFound gone) {
+        return;
+      }
+      Thread.sleep(250);
+    }
   }
 
   @Test
