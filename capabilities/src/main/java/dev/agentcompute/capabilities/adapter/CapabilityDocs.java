@@ -110,7 +110,8 @@ public final class CapabilityDocs {
                   + " optional filter, True for images with a graphical desktop (needed by"
                   + " desktop.*). platform: optional filter, 'incus' or 'mac'. Output: items, each"
                   + " with name (what instance.create takes), os, version, kind ('container' or"
-                  + " 'vm'), desktop, platform and a description. Example:"
+                  + " 'vm'), desktop, platform, a description and size_bytes (the stored image's size;"
+                  + " left out where the platform does not report it, e.g. Mac seeds). Example:"
                   + " [i[\"name\"] for i in image.list(desktop=True)[\"items\"]]",
               "image",
               "catalogue",

@@ -33,6 +33,7 @@ final class IncusImageDriver implements ImageDriver {
   private final IncusClient client;
   private final ComputeConfig config;
   private final InstanceReader reader;
+  private final Map<String, Optional<Long>> sizes = new java.util.concurrent.ConcurrentHashMap<>();
 
   IncusImageDriver(IncusClient client, ComputeConfig config, InstanceReader reader) {
     this.client = client;
@@ -56,6 +57,43 @@ final class IncusImageDriver implements ImageDriver {
           // Mac seeds are host-local.
         }
       }
+    }
+  }
+
+  /**
+   * The stored image's size, looked up once per alias: an alias's image is replaced only by an
+   * operator's import, after which the server is restarted to reconcile the catalogue again.
+   */
+  @Override
+  public Optional<Long> sizeBytes(CatalogImage image) {
+    if (!image.platform().equals(IncusPlatform.NAME)) {
+      return Optional.empty();
+    }
+    String alias =
+        switch (image.source()) {
+          case ImageSource.Alias a -> a.alias();
+          case ImageSource.Reference r when r.isRemoteAlias() -> null; // fetched on first use
+          case ImageSource.Reference r -> image.name();
+          case ImageSource.Seed s -> null;
+        };
+    if (alias == null) {
+      return Optional.empty();
+    }
+    Optional<Long> known = sizes.get(alias);
+    if (known != null) {
+      return known;
+    }
+    IncusClient images = client.inProject(config.imageProject());
+    try {
+      Optional<Long> size =
+          Optional.of(images.images().get(images.images().alias(alias, null).target()).size())
+              .filter(bytes -> bytes > 0);
+      sizes.put(alias, size);
+      return size;
+    } catch (IncusException e) {
+      // A size is extra information: image.list answers without it (and asks again next time)
+      // rather than failing because Incus did not answer this one lookup.
+      return Optional.empty();
     }
   }
 

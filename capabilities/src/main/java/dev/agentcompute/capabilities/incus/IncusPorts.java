@@ -2,6 +2,7 @@ package dev.agentcompute.capabilities.incus;
 
 import static dev.agentcompute.capabilities.incus.IncusFailures.translated;
 
+import dev.agentcompute.capabilities.catalog.CatalogImage;
 import dev.agentcompute.capabilities.catalog.ImageCatalog;
 import dev.agentcompute.capabilities.model.AclRuleSpec;
 import dev.agentcompute.capabilities.model.CommandStream;
@@ -225,6 +226,11 @@ final class IncusPorts {
     @Override
     public void reconcile(ImageCatalog catalog) {
       translated(() -> target.reconcile(catalog));
+    }
+
+    @Override
+    public Optional<Long> sizeBytes(CatalogImage image) {
+      return translated(() -> target.sizeBytes(image));
     }
 
     @Override

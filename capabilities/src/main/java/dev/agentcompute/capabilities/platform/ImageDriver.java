@@ -1,5 +1,6 @@
 package dev.agentcompute.capabilities.platform;
 
+import dev.agentcompute.capabilities.catalog.CatalogImage;
 import dev.agentcompute.capabilities.catalog.ImageCatalog;
 import dev.agentcompute.capabilities.model.ResolvedImage;
 import dev.agentcompute.capabilities.model.Sandbox;
@@ -9,6 +10,14 @@ import java.util.Optional;
 public interface ImageDriver {
   /** Checks every catalogue image of this platform is present; throws naming the first missing. */
   void reconcile(ImageCatalog catalog);
+
+  /**
+   * The size of a catalogue image's file as stored on this platform, when the platform knows it
+   * (image.list shows it, so that an agent can pick the smallest image without trying each).
+   */
+  default Optional<Long> sizeBytes(CatalogImage image) {
+    return Optional.empty();
+  }
 
   /** A published image of the sandbox, if {@code name} is one. */
   Optional<ResolvedImage> published(Sandbox sandbox, String name);

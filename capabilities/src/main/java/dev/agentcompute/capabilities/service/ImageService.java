@@ -35,6 +35,14 @@ public final class ImageService {
     return catalog.filter(os, desktop, platform);
   }
 
+  /** The stored size of a catalogue image on its platform, when the platform reports one. */
+  public Optional<Long> sizeBytes(CatalogImage image) {
+    return router
+        .platform(image.platform())
+        .flatMap(p -> p.images())
+        .flatMap(driver -> driver.sizeBytes(image));
+  }
+
   /** Whether {@code name} is a catalogue image (which no published image may be called). */
   public boolean isCatalogued(String name) {
     return catalog.find(name).isPresent();

@@ -61,6 +61,36 @@ class CodeModeAcceptanceIT {
 
   @Test
   @SuppressWarnings("unchecked")
+  void imageListGivesEachStoredImagesSizeSoThatAnAgentCanPickTheSmallest() throws Exception {
+    List<Map<String, Object>> items =
+        (List<Map<String, Object>>)
+            run(
+                server,
+                OPERATOR,
+                "def main():\n    return image.list(platform=\"incus\")[\"items\"]\n");
+    IncusInspector incus = new IncusInspector(IncusHarness.socket());
+    String project = IncusHarness.config().imageProject();
+    assertThat(items).isNotEmpty();
+    for (Map<String, Object> item : items) {
+      String alias = (String) item.get("name");
+      var stored = incus.query("/1.0/images/aliases/" + alias + "?project=" + project);
+      if (stored == null) {
+        // A catalogue entry fetched on first use is not stored yet: no size to give.
+        assertThat(item).doesNotContainKey("size_bytes");
+        continue;
+      }
+      long size =
+          incus
+              .query("/1.0/images/" + stored.path("target").asString() + "?project=" + project)
+              .path("size")
+              .asLong();
+      assertThat(item).as(alias).containsKey("size_bytes");
+      assertThat(((Number) item.get("size_bytes")).longValue()).as(alias).isEqualTo(size);
+    }
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
   void anAgentDrivesASandboxThroughItsLifeAndTheReaperRemovesAnExpiredOne() throws Exception {
     String sb = IncusHarness.uniqueName("itcm");
     String ttl = IncusHarness.uniqueName("itcmttl");

@@ -2,6 +2,7 @@ package dev.agentcompute.capabilities.adapter.image;
 
 import dev.agentcompute.capabilities.adapter.CapabilityDefinition;
 import dev.agentcompute.capabilities.service.ImageService;
+import dev.agentcompute.codemode.OmitEmpty;
 import java.util.List;
 import java.util.Optional;
 
@@ -19,7 +20,8 @@ public final class ImageCapabilities {
       String kind,
       boolean desktop,
       String platform,
-      String description) {}
+      String description,
+      @OmitEmpty Optional<Long> size_bytes) {}
 
   public record ListOutput(List<Item> items) {}
 
@@ -48,7 +50,8 @@ public final class ImageCapabilities {
                                     i.kind(),
                                     i.desktop(),
                                     i.platform(),
-                                    i.description()))
+                                    i.description(),
+                                    images.sizeBytes(i)))
                         .toList())));
   }
 }
