@@ -1,6 +1,7 @@
 package dev.agentcompute.capabilities.config;
 
 import java.time.Duration;
+import java.util.function.Consumer;
 
 /**
  * What one instance, one sandbox and one identity may take, so that no agent can exhaust the host
@@ -129,93 +130,89 @@ public record Quotas(
   }
 
   public Quotas withProcesses(int value) {
-    return new Quotas(
-        maxCpus,
-        maxMemoryMb,
-        maxDiskGb,
-        value,
-        sandboxesPerIdentity,
-        maxLifetime,
-        sandboxInstances,
-        sandboxCpus,
-        sandboxMemoryMb,
-        sandboxNetworks,
-        sandboxDiskGb,
-        sandboxProcesses,
-        identity,
-        background);
+    return with(c -> c.processes = value);
   }
 
   public Quotas withSandboxesPerIdentity(int value) {
-    return new Quotas(
-        maxCpus,
-        maxMemoryMb,
-        maxDiskGb,
-        processes,
-        value,
-        maxLifetime,
-        sandboxInstances,
-        sandboxCpus,
-        sandboxMemoryMb,
-        sandboxNetworks,
-        sandboxDiskGb,
-        sandboxProcesses,
-        identity,
-        background);
+    return with(c -> c.sandboxesPerIdentity = value);
   }
 
   public Quotas withIdentityLimits(IdentityLimits value) {
-    return new Quotas(
-        maxCpus,
-        maxMemoryMb,
-        maxDiskGb,
-        processes,
-        sandboxesPerIdentity,
-        maxLifetime,
-        sandboxInstances,
-        sandboxCpus,
-        sandboxMemoryMb,
-        sandboxNetworks,
-        sandboxDiskGb,
-        sandboxProcesses,
-        value,
-        background);
+    return with(c -> c.identity = value);
   }
 
   public Quotas withSandboxProcesses(int value) {
-    return new Quotas(
-        maxCpus,
-        maxMemoryMb,
-        maxDiskGb,
-        processes,
-        sandboxesPerIdentity,
-        maxLifetime,
-        sandboxInstances,
-        sandboxCpus,
-        sandboxMemoryMb,
-        sandboxNetworks,
-        sandboxDiskGb,
-        value,
-        identity,
-        background);
+    return with(c -> c.sandboxProcesses = value);
   }
 
   /** Background processes per instance and the output each stream keeps. */
   public Quotas withBackground(ProcessLimits value) {
-    return new Quotas(
-        maxCpus,
-        maxMemoryMb,
-        maxDiskGb,
-        processes,
-        sandboxesPerIdentity,
-        maxLifetime,
-        sandboxInstances,
-        sandboxCpus,
-        sandboxMemoryMb,
-        sandboxNetworks,
-        sandboxDiskGb,
-        sandboxProcesses,
-        identity,
-        value);
+    return with(c -> c.background = value);
+  }
+
+  /**
+   * A copy with one change: every wither goes through here, so the field list lives in one place
+   * (and the canonical constructor checks the result).
+   */
+  private Quotas with(Consumer<Copy> change) {
+    Copy copy = new Copy(this);
+    change.accept(copy);
+    return copy.build();
+  }
+
+  /**
+   * The mutable copy {@link #with} changes; its constructor and {@link #build} list every field
+   * once.
+   */
+  private static final class Copy {
+    int maxCpus;
+    int maxMemoryMb;
+    int maxDiskGb;
+    int processes;
+    int sandboxesPerIdentity;
+    Duration maxLifetime;
+    int sandboxInstances;
+    int sandboxCpus;
+    int sandboxMemoryMb;
+    int sandboxNetworks;
+    int sandboxDiskGb;
+    int sandboxProcesses;
+    IdentityLimits identity;
+    ProcessLimits background;
+
+    Copy(Quotas q) {
+      maxCpus = q.maxCpus;
+      maxMemoryMb = q.maxMemoryMb;
+      maxDiskGb = q.maxDiskGb;
+      processes = q.processes;
+      sandboxesPerIdentity = q.sandboxesPerIdentity;
+      maxLifetime = q.maxLifetime;
+      sandboxInstances = q.sandboxInstances;
+      sandboxCpus = q.sandboxCpus;
+      sandboxMemoryMb = q.sandboxMemoryMb;
+      sandboxNetworks = q.sandboxNetworks;
+      sandboxDiskGb = q.sandboxDiskGb;
+      sandboxProcesses = q.sandboxProcesses;
+      identity = q.identity;
+      background = q.background;
+    }
+
+    Quotas build() {
+      return new Quotas(
+          maxCpus,
+          maxMemoryMb,
+          maxDiskGb,
+          processes,
+          sandboxesPerIdentity,
+          maxLifetime,
+          sandboxInstances,
+          sandboxCpus,
+          sandboxMemoryMb,
+          sandboxNetworks,
+          sandboxDiskGb,
+          sandboxProcesses,
+          identity,
+          background);
+    }
   }
 }
