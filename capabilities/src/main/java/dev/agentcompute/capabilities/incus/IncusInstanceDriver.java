@@ -354,6 +354,7 @@ final class IncusInstanceDriver implements InstanceDriver {
           execReportingOutput(
               reader.in(sandbox),
               name,
+              request.progress(),
               incusRequest(
                   request,
                   request.stdin().orElse("").getBytes(StandardCharsets.UTF_8),
@@ -371,10 +372,16 @@ final class IncusInstanceDriver implements InstanceDriver {
         timedOut);
   }
 
-  /** Runs the exec with its new output lines reported as progress once it runs long. */
+  /**
+   * Runs the exec, with its new output lines reported as progress once it runs long when the
+   * request asks for it (instance.exec's foreground path only).
+   */
   private static dev.agentcompute.incus.ExecResult execReportingOutput(
-      IncusClient project, String name, dev.agentcompute.incus.ExecRequest call) {
-    Optional<ExecProgress> progress = ExecProgress.start();
+      IncusClient project,
+      String name,
+      boolean reportProgress,
+      dev.agentcompute.incus.ExecRequest call) {
+    Optional<ExecProgress> progress = reportProgress ? ExecProgress.start() : Optional.empty();
     if (progress.isEmpty()) {
       return project.instances().exec(name, call);
     }

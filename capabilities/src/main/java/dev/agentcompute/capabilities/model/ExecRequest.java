@@ -19,6 +19,10 @@ import java.util.Optional;
  * @param stdin text sent then closed; absent sends nothing
  * @param timeout exec deadline, after which the command is killed and reported as timed out; absent
  *     for none (the caller's cancellation ends it)
+ * @param progress whether the command's new output lines are reported as the call's progress while
+ *     it runs long (docs/capabilities.md#output-as-it-comes): set only by instance.exec's
+ *     foreground path, so the server's own execs (desktop, impairment, Windows guest helpers) never
+ *     show their output to the agent as progress
  */
 public record ExecRequest(
     List<String> argv,
@@ -26,13 +30,28 @@ public record ExecRequest(
     Optional<String> cwd,
     Optional<String> user,
     Optional<String> stdin,
-    Optional<Duration> timeout) {
+    Optional<Duration> timeout,
+    boolean progress) {
   public ExecRequest {
     argv = List.copyOf(argv);
     env = Map.copyOf(env);
   }
 
-  /** {@code argv} as the platform's default user, in its default directory, without a deadline. */
+  /** A request whose output is not reported as progress (the server's own execs). */
+  public ExecRequest(
+      List<String> argv,
+      Map<String, String> env,
+      Optional<String> cwd,
+      Optional<String> user,
+      Optional<String> stdin,
+      Optional<Duration> timeout) {
+    this(argv, env, cwd, user, stdin, timeout, false);
+  }
+
+  /**
+   * {@code argv} as the platform's default user, in its default directory, without a deadline and
+   * without progress.
+   */
   public static ExecRequest of(List<String> argv) {
     return new ExecRequest(
         argv, Map.of(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
@@ -51,22 +70,27 @@ public record ExecRequest(
   }
 
   public ExecRequest withArgv(List<String> value) {
-    return new ExecRequest(value, env, cwd, user, stdin, timeout);
+    return new ExecRequest(value, env, cwd, user, stdin, timeout, progress);
   }
 
   public ExecRequest withCwd(Optional<String> value) {
-    return new ExecRequest(argv, env, value, user, stdin, timeout);
+    return new ExecRequest(argv, env, value, user, stdin, timeout, progress);
   }
 
   public ExecRequest withUser(Optional<String> value) {
-    return new ExecRequest(argv, env, cwd, value, stdin, timeout);
+    return new ExecRequest(argv, env, cwd, value, stdin, timeout, progress);
   }
 
   public ExecRequest withStdin(Optional<String> value) {
-    return new ExecRequest(argv, env, cwd, user, value, timeout);
+    return new ExecRequest(argv, env, cwd, user, value, timeout, progress);
   }
 
   public ExecRequest withTimeout(Optional<Duration> value) {
-    return new ExecRequest(argv, env, cwd, user, stdin, value);
+    return new ExecRequest(argv, env, cwd, user, stdin, value, progress);
+  }
+
+  /** Whether the command's output lines are reported as progress while it runs. */
+  public ExecRequest withProgress(boolean value) {
+    return new ExecRequest(argv, env, cwd, user, stdin, timeout, value);
   }
 }

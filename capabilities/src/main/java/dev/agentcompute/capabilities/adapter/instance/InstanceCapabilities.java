@@ -200,7 +200,7 @@ public final class InstanceCapabilities {
             (subject, in) ->
                 in.background().orElse(false)
                     ? ProcessCapabilities.startBackground(processes, in)
-                    : instances.exec(in.sandbox(), in.name(), request(in))),
+                    : instances.exec(in.sandbox(), in.name(), foreground(in))),
         state(
             instances,
             "instance.start",
@@ -322,8 +322,18 @@ public final class InstanceCapabilities {
   }
 
   /**
+   * A foreground instance.exec's request: {@link #request} with its output lines reported as
+   * progress while it runs long (docs/capabilities.md#output-as-it-comes), the one exec whose
+   * output the agent asked for.
+   */
+  static ExecRequest foreground(ExecInput in) {
+    return request(in).withProgress(true);
+  }
+
+  /**
    * instance.exec's one request (docs/reference/exec-path.md): {@code sh -c command}, which the
-   * service rewraps for Windows guests; an empty {@code user} or {@code cwd} is absent.
+   * service rewraps for Windows guests; an empty {@code user} or {@code cwd} is absent. It reports
+   * no progress: the foreground path asks for that ({@link #foreground}), a background start never.
    */
   static ExecRequest request(ExecInput in) {
     var timeout = ExecArguments.timeout(in.timeout_seconds().orElse(0));
