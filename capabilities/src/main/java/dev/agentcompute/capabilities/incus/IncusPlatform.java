@@ -105,7 +105,7 @@ public final class IncusPlatform implements AutoCloseable {
                         new NorthboundInspector(northbound),
                         reader))),
             Optional.of(new IncusPorts.Files(new IncusFileDriver(reader))),
-            Optional.of(new IncusProcessDriver(reader)),
+            Optional.of(new IncusPorts.Processes(new IncusProcessDriver(reader))),
             FEATURES);
   }
 

@@ -17,6 +17,8 @@ import dev.agentcompute.capabilities.model.NetworkInspection;
 import dev.agentcompute.capabilities.model.NetworkPlan;
 import dev.agentcompute.capabilities.model.NicSettings;
 import dev.agentcompute.capabilities.model.PortForward;
+import dev.agentcompute.capabilities.model.ProcessInfo;
+import dev.agentcompute.capabilities.model.ProcessStart;
 import dev.agentcompute.capabilities.model.ResolvedImage;
 import dev.agentcompute.capabilities.model.Sandbox;
 import dev.agentcompute.capabilities.model.SandboxInstance;
@@ -26,6 +28,7 @@ import dev.agentcompute.capabilities.platform.ImageDriver;
 import dev.agentcompute.capabilities.platform.InstanceDriver;
 import dev.agentcompute.capabilities.platform.NetworkDriver;
 import dev.agentcompute.capabilities.platform.OvnFabric;
+import dev.agentcompute.capabilities.platform.ProcessDriver;
 import dev.agentcompute.capabilities.platform.ReaperLease;
 import dev.agentcompute.capabilities.platform.SandboxStore;
 import dev.agentcompute.capabilities.platform.SnapshotDriver;
@@ -35,6 +38,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.function.UnaryOperator;
 
 /**
@@ -391,6 +395,46 @@ final class IncusPorts {
     @Override
     public void release(String holder) {
       translated(() -> target.release(holder));
+    }
+  }
+
+  static final class Processes implements ProcessDriver {
+    private final ProcessDriver target;
+
+    Processes(ProcessDriver target) {
+      this.target = target;
+    }
+
+    @Override
+    public OptionalInt start(Sandbox sandbox, String instance, ProcessStart start) {
+      return translated(() -> target.start(sandbox, instance, start));
+    }
+
+    @Override
+    public List<ProcessInfo> list(Sandbox sandbox, String instance) {
+      return translated(() -> target.list(sandbox, instance));
+    }
+
+    @Override
+    public Optional<ProcessInfo> find(Sandbox sandbox, String instance, String id) {
+      return translated(() -> target.find(sandbox, instance, id));
+    }
+
+    @Override
+    public Optional<Chunk> read(
+        Sandbox sandbox,
+        String instance,
+        String id,
+        long stdoutOffset,
+        long stderrOffset,
+        int maxBytes) {
+      return translated(
+          () -> target.read(sandbox, instance, id, stdoutOffset, stderrOffset, maxBytes));
+    }
+
+    @Override
+    public Signalled signal(Sandbox sandbox, String instance, String id, String signal) {
+      return translated(() -> target.signal(sandbox, instance, id, signal));
     }
   }
 }

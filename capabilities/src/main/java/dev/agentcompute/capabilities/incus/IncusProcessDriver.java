@@ -32,7 +32,8 @@ import java.util.OptionalInt;
  * the instance. Nothing is kept here, so another server, or this one restarted, sees the same
  * processes; they end with the instance. Whether a process killed by signal 9 was the OOM killer's
  * is read from Incus's metrics ({@code incus_memory_OOM_kills_total} of the instance), since a
- * container's guest often cannot read its own memory cgroup.
+ * container's guest often cannot read its own memory cgroup. Incus failures are translated once, by
+ * type, at the port ({@link IncusPorts.Processes}).
  */
 final class IncusProcessDriver implements ProcessDriver {
   /** The supervisor, sent with every call: nothing is installed in the instance. */
@@ -160,7 +161,10 @@ final class IncusProcessDriver implements ProcessDriver {
     };
   }
 
-  /** One run of the supervisor as root (or {@code uid}); Incus failures translated here. */
+  /**
+   * One run of the supervisor as root (or {@code uid}). A missing instance is said here; every
+   * other Incus failure is translated once, at the port ({@link IncusPorts.Processes}).
+   */
   private ExecResult supervise(
       Sandbox sandbox,
       String instance,
@@ -181,8 +185,6 @@ final class IncusProcessDriver implements ProcessDriver {
       return result;
     } catch (IncusException.NotFound e) {
       throw Errors.instanceNotFound(instance, sandbox.name());
-    } catch (IncusException e) {
-      throw IncusFailures.translate(e);
     }
   }
 
@@ -302,13 +304,7 @@ final class IncusProcessDriver implements ProcessDriver {
 
   /** How many OOM kills Incus counted in the instance's memory cgroup (0 when it reports none). */
   private long oomKills(Sandbox sandbox, String instance) {
-    String metrics;
-    try {
-      metrics = reader.in(sandbox).server().metrics(Meta.project(sandbox.name()));
-    } catch (IncusException e) {
-      throw IncusFailures.translate(e);
-    }
-    return oomKills(metrics, instance);
+    return oomKills(reader.in(sandbox).server().metrics(Meta.project(sandbox.name())), instance);
   }
 
   /** The instance's {@code incus_memory_OOM_kills_total} in OpenMetrics text. */
@@ -334,7 +330,7 @@ final class IncusProcessDriver implements ProcessDriver {
             "cwd \"%s\" does not exist on instance \"%s\" in sandbox \"%s\"",
             cwd, instance, sandbox.name());
       }
-      throw IncusFailures.translate(e);
+      throw e;
     }
     if (!"directory".equals(entry.type())) {
       throw Errors.of(

@@ -9,6 +9,7 @@ import dev.agentcompute.capabilities.platform.ImageDriver;
 import dev.agentcompute.capabilities.platform.InstanceDriver;
 import dev.agentcompute.capabilities.platform.NetworkDriver;
 import dev.agentcompute.capabilities.platform.OvnFabric;
+import dev.agentcompute.capabilities.platform.ProcessDriver;
 import dev.agentcompute.capabilities.platform.ReaperLease;
 import dev.agentcompute.capabilities.platform.SandboxStore;
 import dev.agentcompute.capabilities.platform.SnapshotDriver;
@@ -45,7 +46,8 @@ class IncusPortsTest {
         port(NetworkDriver.class, IncusPorts.Networks::new),
         port(OvnFabric.class, IncusPorts.Fabric::new),
         port(FileDriver.class, IncusPorts.Files::new),
-        port(ReaperLease.class, IncusPorts.Lease::new));
+        port(ReaperLease.class, IncusPorts.Lease::new),
+        port(ProcessDriver.class, IncusPorts.Processes::new));
   }
 
   private static <T> Arguments port(Class<T> type, Function<T, ? extends T> forwarder) {
