@@ -67,6 +67,27 @@ test('descriptions teach, and search finds by the words agents use', TIMEOUT, as
   assert.equal((await found('instance ip address'))[0], 'instance.get');
 });
 
+// The harness configures sandbox.default_ttl_minutes 30 and max_ttl_minutes 120, not the defaults.
+test('describe_api and sandbox.limits state the limits this server is configured with', TIMEOUT, async () => {
+  const describe = async (name) =>
+    (await client.callTool({ name: 'describe_api', arguments: { name } })).structuredContent.description;
+  const create = await describe('sandbox.create');
+  assert.match(create, /default \(30 minutes on this server, sandbox\.default_ttl_minutes\)/);
+  assert.match(create, /maximum \(120 minutes on this server, sandbox\.max_ttl_minutes\) is refused/);
+  assert.doesNotMatch(create, /unless configured|\b240\b|\b1440\b/);
+  assert.match(await describe('sandbox.extend'), /at most the server's maximum \(120 minutes on this server/);
+  const limits = await ok('def main():\n    return sandbox.limits()\n');
+  assert.equal(limits.caller, 'local');
+  assert.deepEqual(limits.ttl, { default_minutes: 30, max_minutes: 120, max_lifetime_minutes: 4320 });
+  assert.equal(limits.sandboxes.max, 10);
+  assert.equal(typeof limits.sandboxes.used, 'number');
+  assert.equal(limits.background.processes, 8);
+  assert.ok(limits.files.upload_max_bytes > 0, JSON.stringify(limits));
+  const found = (await client.callTool({ name: 'search_api', arguments: { query: 'my limits and quota' } }))
+    .structuredContent.results.map((r) => r.name);
+  assert.equal(found[0], 'sandbox.limits');
+});
+
 test('a capability that does not exist names the one meant', TIMEOUT, async () => {
   assert.equal(await failure('def main():\n    return instance.run(sandbox="x", name="y", command="ls")\n'),
     'invalid program: 2:20: instance has no attribute "run" (did you mean instance.exec?)');

@@ -1,6 +1,7 @@
 package dev.agentcompute.capabilities;
 
 import dev.agentcompute.capabilities.adapter.CapabilityDefinition;
+import dev.agentcompute.capabilities.adapter.CapabilityDocs;
 import dev.agentcompute.capabilities.adapter.desktop.DesktopCapabilities;
 import dev.agentcompute.capabilities.adapter.image.ImageCapabilities;
 import dev.agentcompute.capabilities.adapter.instance.FileCapabilities;
@@ -8,6 +9,7 @@ import dev.agentcompute.capabilities.adapter.instance.InstanceCapabilities;
 import dev.agentcompute.capabilities.adapter.instance.ProcessCapabilities;
 import dev.agentcompute.capabilities.adapter.net.NetCapabilities;
 import dev.agentcompute.capabilities.adapter.net.OvnNetCapabilities;
+import dev.agentcompute.capabilities.adapter.sandbox.LimitsCapabilities;
 import dev.agentcompute.capabilities.adapter.sandbox.SandboxCapabilities;
 import dev.agentcompute.capabilities.service.Compute;
 import java.util.ArrayList;
@@ -20,6 +22,7 @@ public final class ComputeCapabilities {
   public static List<CapabilityDefinition<?, ?>> definitions(Compute compute) {
     List<CapabilityDefinition<?, ?>> all = new ArrayList<>();
     all.addAll(SandboxCapabilities.definitions(compute.sandboxes()));
+    all.addAll(LimitsCapabilities.definitions(compute));
     all.addAll(ImageCapabilities.definitions(compute.images()));
     all.addAll(
         InstanceCapabilities.definitions(
@@ -29,7 +32,14 @@ public final class ComputeCapabilities {
     all.addAll(NetCapabilities.definitions(compute.networks(), compute.impairments()));
     all.addAll(OvnNetCapabilities.definitions(compute.networks()));
     all.addAll(DesktopCapabilities.definitions(compute.desktop()));
-    return List.copyOf(all);
+    if (compute.config() == null) {
+      return List.copyOf(all);
+    }
+    // describe_api states this server's configured values where a text names a limit.
+    return all.stream()
+        .<CapabilityDefinition<?, ?>>map(
+            d -> d.withDescription(CapabilityDocs.of(d.name(), compute.config()).description()))
+        .toList();
   }
 
   /**

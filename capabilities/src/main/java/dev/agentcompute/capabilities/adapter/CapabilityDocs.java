@@ -1,5 +1,7 @@
 package dev.agentcompute.capabilities.adapter;
 
+import dev.agentcompute.capabilities.config.ComputeConfig;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -22,6 +24,14 @@ public final class CapabilityDocs {
       "sandbox: the sandbox's name (from sandbox.create or sandbox.list). name: the instance's"
           + " name (from instance.create or instance.list).";
 
+  /**
+   * Placeholders of this server's configured values, filled by {@link #of(String, ComputeConfig)}.
+   */
+  private static final String DEFAULT_TTL = "{default_ttl}";
+
+  private static final String MAX_TTL = "{max_ttl}";
+  private static final String MAX_LIFETIME = "{max_lifetime}";
+
   private static final String PROCESS_REF =
       REF + " process: the id instance.exec(background=True) returned.";
 
@@ -34,10 +44,12 @@ public final class CapabilityDocs {
                   + NAME
                   + "; a two-word name like 'calm-fox' is generated when absent. platform: 'incus'"
                   + " (default) or 'mac' (only when the server has a Mac host). ttl_minutes: the"
-                  + " lifetime in minutes from now; absent or 0 uses the server's default"
-                  + " (sandbox.default_ttl_minutes, 240 unless configured); more than the maximum"
-                  + " (sandbox.max_ttl_minutes, 1440 unless configured) is refused. At expiry the"
-                  + " sandbox and everything in it is deleted; sandbox.extend lengthens it."
+                  + " lifetime in minutes from now; absent or 0 uses the server's default ("
+                  + DEFAULT_TTL
+                  + "); more than the maximum ("
+                  + MAX_TTL
+                  + ") is refused. At expiry the sandbox and everything in it is deleted;"
+                  + " sandbox.extend lengthens it; sandbox.limits tells this server's limits."
                   + " pinned: operator identities only; a pinned sandbox never expires until"
                   + " unpinned. Output: name; platform; expires_at (RFC 3339 UTC); pinned and"
                   + " pinned_by (empty unless pinned); network: the default network's name, kind"
@@ -74,8 +86,12 @@ public final class CapabilityDocs {
               "sandbox.extend",
               "Sets a sandbox's expiry to ttl_minutes from now, but never shortens it: when the"
                   + " sandbox already lives longer, its expiry is kept. name: the sandbox's name."
-                  + " ttl_minutes: required, at least 1, at most the server's maximum"
-                  + " (sandbox.max_ttl_minutes, 1440 unless configured; more is refused). Output:"
+                  + " ttl_minutes: required, at least 1, at most the server's maximum ("
+                  + MAX_TTL
+                  + "; more is refused), and never past the sandbox's maximum lifetime from its"
+                  + " creation ("
+                  + MAX_LIFETIME
+                  + "). Output:"
                   + " expires_at (RFC 3339 UTC, the expiry now in force) and note (what was set and"
                   + " why). A pinned sandbox ignores its expiry until unpinned. Example:"
                   + " sandbox.extend(name=sb[\"name\"], ttl_minutes=120)[\"note\"]",
@@ -103,6 +119,27 @@ public final class CapabilityDocs {
               "destroy",
               "cleanup",
               "tear down"),
+          doc(
+              "sandbox.limits",
+              "What this server lets the caller have, with the configured values, and what the"
+                  + " caller uses now. No parameters. Output: caller (the identity asking);"
+                  + " ttl: default_minutes and max_minutes (sandbox.create and sandbox.extend),"
+                  + " max_lifetime_minutes (no expiry past creation + this); sandboxes: max and"
+                  + " used (the caller's live sandboxes); per_identity: instances and"
+                  + " instances_used, networks (net.create ones), forwards and screenshot_mb, over"
+                  + " all the caller's sandboxes; per_sandbox: instances, cpus, memory_mb,"
+                  + " networks, disk_gb and processes (0: no limit); per_instance: cpus, memory_mb,"
+                  + " disk_gb and processes; background: processes (running at once per instance)"
+                  + " and output_mb (kept per stream); files: upload_max_bytes (upload_url),"
+                  + " read_max_bytes and write_max_bytes (instance.file.read/write), unused_urls"
+                  + " and url_ttl_seconds (download_url has no size limit). A refusal names the"
+                  + " same limit. Example: l = sandbox.limits(); l[\"ttl\"][\"max_minutes\"]",
+              "limits",
+              "quota",
+              "maximum",
+              "how long",
+              "allowed",
+              "usage"),
           doc(
               "image.list",
               "Lists the curated image catalogue instances are created from (instance.create's"
@@ -654,7 +691,48 @@ public final class CapabilityDocs {
    * name without one gets none (CodeMode then describes it by its summary).
    */
   public static Doc of(String capability) {
+    ComputeConfig d = ComputeConfig.defaults();
+    Doc doc = raw(capability);
+    return new Doc(
+        fill(
+            doc.description(),
+            unlessConfigured(d.ttl().defaultTtl(), "sandbox.default_ttl_minutes"),
+            unlessConfigured(d.ttl().maxTtl(), "sandbox.max_ttl_minutes"),
+            unlessConfigured(d.quotas().maxLifetime(), "sandbox.max_lifetime_minutes")),
+        doc.searchTerms());
+  }
+
+  /**
+   * The capability's doc with this server's configured values where the text names a limit
+   * ("default 60 minutes on this server"), so that an agent learns them from describe_api.
+   */
+  public static Doc of(String capability, ComputeConfig config) {
+    Doc doc = raw(capability);
+    return new Doc(
+        fill(
+            doc.description(),
+            onThisServer(config.ttl().defaultTtl(), "sandbox.default_ttl_minutes"),
+            onThisServer(config.ttl().maxTtl(), "sandbox.max_ttl_minutes"),
+            onThisServer(config.quotas().maxLifetime(), "sandbox.max_lifetime_minutes")),
+        doc.searchTerms());
+  }
+
+  private static Doc raw(String capability) {
     return BY_NAME.getOrDefault(capability, new Doc("", List.of()));
+  }
+
+  private static String unlessConfigured(Duration value, String key) {
+    return key + ", " + value.toMinutes() + " minutes unless configured";
+  }
+
+  private static String onThisServer(Duration value, String key) {
+    return value.toMinutes() + " minutes on this server, " + key;
+  }
+
+  private static String fill(String text, String defaultTtl, String maxTtl, String maxLifetime) {
+    return text.replace(DEFAULT_TTL, defaultTtl)
+        .replace(MAX_TTL, maxTtl)
+        .replace(MAX_LIFETIME, maxLifetime);
   }
 
   /** Whether the table has this capability (tests). */

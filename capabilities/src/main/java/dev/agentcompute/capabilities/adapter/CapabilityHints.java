@@ -26,6 +26,7 @@ public final class CapabilityHints {
           Map.entry("sandbox.extend", ADD),
           Map.entry("sandbox.pin", ADD_IDEMPOTENT),
           Map.entry("sandbox.delete", REMOVE),
+          Map.entry("sandbox.limits", READ),
           Map.entry("image.list", READ),
           Map.entry("instance.create", ADD),
           Map.entry("instance.list", READ),

@@ -49,7 +49,8 @@ public final class CodeModeRegistration {
     CapabilityDocs.Doc doc = CapabilityDocs.of(definition.name());
     return Capability.named(definition.name(), definition.input(), definition.output())
         .summary(definition.summary())
-        .description(doc.description())
+        .description(
+            definition.description().isEmpty() ? doc.description() : definition.description())
         .searchTerms(searchTerms(definition.searchTerms(), doc.searchTerms()))
         .hints(CapabilityHints.of(definition.name()))
         .handler((ctx, subject, input) -> invoke(ctx, definition, subject.id(), input));

@@ -177,7 +177,27 @@ public final class SandboxService {
    * (docs/reference/capabilities.md#sandboxlist-sandboxget).
    */
   public List<Listed> list() {
-    List<Sandbox> sandboxes = router.list();
+    return counted(router.list());
+  }
+
+  /** What one identity's live sandboxes hold now: how many, and their instances together. */
+  public record Usage(int sandboxes, long instances) {}
+
+  /**
+   * What {@code subject}'s live sandboxes hold (sandbox.limits), counted as the quota checks count
+   * them: over the platforms that answer, the sandboxes it created that have not expired.
+   */
+  public Usage usage(String subject) {
+    String who = subject == null ? "" : subject;
+    Instant now = access.now();
+    List<Sandbox> own =
+        all().stream().filter(s -> s.subject().equals(who) && s.isLive(now)).toList();
+    long instances = counted(own).stream().mapToLong(Listed::instances).sum();
+    return new Usage(own.size(), instances);
+  }
+
+  /** {@code sandboxes} with their instance counts, asked of each platform once for all of them. */
+  private List<Listed> counted(List<Sandbox> sandboxes) {
     Map<String, Integer> counts = new HashMap<>();
     for (Platform platform : router.platforms()) {
       List<Sandbox> own =

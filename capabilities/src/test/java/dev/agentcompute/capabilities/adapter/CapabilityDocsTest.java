@@ -2,12 +2,16 @@ package dev.agentcompute.capabilities.adapter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentcompute.capabilities.config.ComputeConfig;
+import dev.agentcompute.capabilities.config.Quotas;
+import dev.agentcompute.capabilities.model.TtlPolicy;
 import dev.agentcompute.codemode.Context;
 import dev.agentcompute.codemode.Description;
 import dev.agentcompute.codemode.FieldShape;
 import dev.agentcompute.codemode.SearchResult;
 import dev.agentcompute.codemode.Server;
 import dev.agentcompute.codemode.authz.Subject;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -82,6 +86,38 @@ class CapabilityDocsTest {
         .contains("'ingress' or 'egress'", "'allow', 'drop' or 'reject'");
   }
 
+  @Test
+  void ttlTextsStateTheConfiguredValuesOfThisServer() throws Exception {
+    assertThat(describe("sandbox.create"))
+        .contains("240 minutes on this server, sandbox.default_ttl_minutes")
+        .contains("1440 minutes on this server, sandbox.max_ttl_minutes")
+        .contains("sandbox.limits");
+    ComputeConfig config =
+        ComputeConfig.defaults()
+            .withTtl(new TtlPolicy(Duration.ofMinutes(45), Duration.ofMinutes(300)))
+            .withQuotas(Quotas.defaults().withSandboxesPerIdentity(3));
+    List<CapabilityDefinition<?, ?>> configured = OfflineCatalogue.definitions(config);
+    try (Server other = OfflineCatalogue.server(configured)) {
+      String create = other.describe(Context.background(), SUBJECT, "sandbox.create").description();
+      String extend = other.describe(Context.background(), SUBJECT, "sandbox.extend").description();
+      assertThat(create)
+          .contains("default (45 minutes on this server, sandbox.default_ttl_minutes)")
+          .contains("maximum (300 minutes on this server, sandbox.max_ttl_minutes) is refused")
+          .doesNotContain("unless configured", "240", "1440");
+      assertThat(extend)
+          .contains("at most the server's maximum (300 minutes on this server")
+          .contains("(4320 minutes on this server, sandbox.max_lifetime_minutes)");
+    }
+    for (CapabilityDefinition<?, ?> d : configured) {
+      assertThat(d.description()).as(d.name()).doesNotContain("{default_ttl}", "{max_ttl}");
+      assertThat(d.description()).as(d.name()).doesNotContain("{max_lifetime}");
+    }
+    // Without a server's configuration (CapabilityDocs alone), the text says what is configurable.
+    assertThat(CapabilityDocs.of("sandbox.create").description())
+        .contains("sandbox.default_ttl_minutes, 240 minutes unless configured")
+        .contains("sandbox.max_ttl_minutes, 1440 minutes unless configured");
+  }
+
   private static String describe(String name) throws Exception {
     return server.describe(Context.background(), SUBJECT, name).description();
   }
@@ -107,6 +143,7 @@ class CapabilityDocsTest {
     assertThat(top("list directory", 1)).containsExactly("instance.file.list");
     assertThat(top("file size", 1)).containsExactly("instance.file.stat");
     assertThat(top("sandbox lifetime expiry", 2)).contains("sandbox.extend");
+    assertThat(top("my quota and limits", 1)).containsExactly("sandbox.limits");
     assertThat(top("subnet lan", 1)).containsExactly("net.create");
     assertThat(top("template", 2)).contains("image.list");
   }

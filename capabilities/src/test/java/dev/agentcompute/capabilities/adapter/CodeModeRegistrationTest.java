@@ -105,6 +105,7 @@ class CodeModeRegistrationTest {
           "sandbox.extend",
           "sandbox.pin",
           "sandbox.delete",
+          "sandbox.limits",
           "image.list",
           "instance.create",
           "instance.list",

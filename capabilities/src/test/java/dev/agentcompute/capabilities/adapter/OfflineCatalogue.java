@@ -23,7 +23,11 @@ final class OfflineCatalogue {
   private OfflineCatalogue() {}
 
   static List<CapabilityDefinition<?, ?>> definitions() {
-    ComputeConfig config = ComputeConfig.defaults();
+    return definitions(ComputeConfig.defaults());
+  }
+
+  /** Every capability of a server configured with {@code config}. */
+  static List<CapabilityDefinition<?, ?>> definitions(ComputeConfig config) {
     Compute compute =
         Compute.over(
             new PlatformRouter(
