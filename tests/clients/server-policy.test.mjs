@@ -26,6 +26,18 @@ async function connect(url, token, capabilities = {}) {
   return client;
 }
 
+/** Every resource URI, following the pages (50 each: the capabilities alone fill most of one). */
+async function allResources(client) {
+  const uris = [];
+  let cursor;
+  do {
+    const page = await client.listResources(cursor ? { cursor } : undefined);
+    uris.push(...page.resources.map((r) => r.uri));
+    cursor = page.nextCursor;
+  } while (cursor);
+  return uris;
+}
+
 const run = (client, source, extra = {}, options = {}) =>
   client.callTool({ name: 'execute', arguments: { source, ...extra } }, undefined, { ...LONG, ...options });
 
@@ -103,11 +115,11 @@ describe('policy, resources and operations over HTTP', () => {
     const name = created.structuredContent.result;
     const uri = `agentcompute://sandboxes/${name}`;
 
-    const mine = (await alice.listResources()).resources.map((r) => r.uri);
+    const mine = await allResources(alice);
     assert.ok(mine.includes('agentcompute://images'));
     assert.ok(mine.includes('agentcompute://capabilities/sandbox.delete'));
     assert.ok(mine.includes(uri), 'alice sees the sandbox she created');
-    const theirs = (await bob.listResources()).resources.map((r) => r.uri);
+    const theirs = await allResources(bob);
     assert.ok(!theirs.includes(uri), 'bob does not see alice\'s sandbox (visibility: owner)');
 
     const templates = (await alice.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate);
