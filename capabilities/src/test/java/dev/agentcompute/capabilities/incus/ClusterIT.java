@@ -28,6 +28,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -207,7 +209,8 @@ class ClusterIT {
   /**
    * OVN spanning the members (dev/cluster ovn-up): one OVN sandbox, a busybox on each member by an
    * explicit host and one placed automatically; every instance pings every other one across the
-   * members' Geneve tunnels (ICMP: the userspace datapath needs no checksum fix for it).
+   * members' Geneve tunnels, and fetches a page over TCP from the instance on the next member (TCP
+   * needs each member's checksum offload watcher: the userspace datapath).
    */
   @Test
   void instancesOnEveryMemberOfOneOvnNetworkPingEachOther() throws InterruptedException {
@@ -233,7 +236,7 @@ class ClusterIT {
         .singleElement()
         .satisfies(n -> assertThat(n.config()).containsEntry("network", uplink));
 
-    Map<String, String> addressOf = new java.util.LinkedHashMap<>();
+    Map<String, String> addressOf = new LinkedHashMap<>();
     for (String member : members) {
       String name = "on-" + member;
       SandboxInstance created = busybox(runtime, sb, name, member);
@@ -244,7 +247,7 @@ class ClusterIT {
     SandboxInstance placed = busybox(runtime, sb, "placed");
     assertThat(placed.location()).isIn(members);
     addressOf.put("placed", awaitIpv4(runtime, sb, "placed"));
-    assertThat(new java.util.HashSet<>(addressOf.values())).hasSize(addressOf.size());
+    assertThat(new HashSet<>(addressOf.values())).hasSize(addressOf.size());
 
     for (String from : addressOf.keySet()) {
       for (Map.Entry<String, String> to : addressOf.entrySet()) {
@@ -255,6 +258,50 @@ class ClusterIT {
         }
       }
     }
+    List<String> names = List.copyOf(addressOf.keySet());
+    for (String name : names) {
+      assertThat(
+              exec(
+                      runtime,
+                      sb,
+                      name,
+                      "mkdir -p /tmp/w && echo "
+                          + name
+                          + " > /tmp/w/index.html"
+                          + " && httpd -p 8080 -h /tmp/w")
+                  .exit_code())
+          .as("httpd in %s", name)
+          .isZero();
+    }
+    for (int i = 0; i < members.size(); i++) {
+      String from = names.get(i);
+      String to = names.get((i + 1) % members.size());
+      assertThat(fetches(runtime, sb, from, addressOf.get(to), 20))
+          .as("%s fetches http://%s:8080/ from %s over TCP", from, addressOf.get(to), to)
+          .isEqualTo(to + "\n");
+    }
+  }
+
+  private static ExecResult exec(ComputeRuntime runtime, String sb, String name, String line) {
+    return runtime
+        .compute()
+        .instances()
+        .exec(sb, name, ExecRequest.shell(line).withTimeout(Optional.of(Duration.ofSeconds(10))));
+  }
+
+  /** The page, fetched until it answers, for up to {@code seconds}; the last output otherwise. */
+  private static String fetches(
+      ComputeRuntime runtime, String sb, String from, String address, int seconds) {
+    long deadline = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
+    ExecResult r;
+    do {
+      // (the image's busybox wget dies of SIGSEGV with -T: timeout bounds it instead)
+      r = exec(runtime, sb, from, "timeout 5 wget -q -O - http://" + address + ":8080/");
+      if (r.exit_code() == 0) {
+        return r.stdout();
+      }
+    } while (System.nanoTime() < deadline);
+    return "exit " + r.exit_code() + ": " + r.stdout() + r.stderr();
   }
 
   /** The instance's first IPv4 address on eth0 (its DHCP lease from OVN), waited for. */
@@ -287,16 +334,7 @@ class ClusterIT {
       ComputeRuntime runtime, String sb, String from, String address, int seconds) {
     long deadline = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
     do {
-      ExecResult r =
-          runtime
-              .compute()
-              .instances()
-              .exec(
-                  sb,
-                  from,
-                  ExecRequest.shell("ping -c 1 -W 1 " + address)
-                      .withTimeout(Optional.of(Duration.ofSeconds(10))));
-      if (r.exit_code() == 0) {
+      if (exec(runtime, sb, from, "ping -c 1 -W 1 " + address).exit_code() == 0) {
         return true;
       }
     } while (System.nanoTime() < deadline);
