@@ -37,7 +37,8 @@ record ClusterStack(
     List<String> members,
     String pool,
     String imageProject,
-    SubnetPool bridgeSubnets) {
+    SubnetPool bridgeSubnets,
+    String ovnUplink) {
 
   /** The cluster of {@code INCUS_CLUSTER_CONF}, or why there is none. */
   static Optional<ClusterStack> fromEnvironment() {
@@ -62,7 +63,16 @@ record ClusterStack(
             Arrays.asList(p.getProperty("members").split(",")),
             p.getProperty("pool"),
             p.getProperty("image_project"),
-            SubnetPool.parse(p.getProperty("bridge_subnets"), 24)));
+            SubnetPool.parse(p.getProperty("bridge_subnets"), 24),
+            p.getProperty("ovn_uplink", "")));
+  }
+
+  /**
+   * The cluster's uplink for OVN networks ({@code dev/cluster ovn-up}, run by {@code up} when the
+   * host runs OVN central), or empty when OVN does not span the members.
+   */
+  Optional<String> ovnUplinkNetwork() {
+    return ovnUplink == null || ovnUplink.isEmpty() ? Optional.empty() : Optional.of(ovnUplink);
   }
 
   IncusClient client() {
