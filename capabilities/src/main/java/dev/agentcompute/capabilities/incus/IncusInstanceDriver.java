@@ -110,11 +110,12 @@ final class IncusInstanceDriver implements InstanceDriver {
       Instant deadline)
       implements PendingInstance {}
 
+  /**
+   * The service has checked the name under the sandbox's gate (from the sandbox's listing), so the
+   * instance is not looked up again here.
+   */
   @Override
   public PendingInstance accept(Sandbox sandbox, InstancePlan plan) {
-    if (reader.find(sandbox, plan.name()).isPresent()) {
-      throw Errors.instanceExists(plan.name(), sandbox.name());
-    }
     Instant deadline = Instant.now().plus(ComputeLimits.CREATE_BUDGET);
     // Placement first: a refusal (offline host, no candidate) costs no image copy.
     Optional<String> member = placement.target(sandbox, plan.host());
@@ -208,21 +209,50 @@ final class IncusInstanceDriver implements InstanceDriver {
     return fingerprint;
   }
 
+  /**
+   * Waits for the creation, starts the instance if asked, and reads it. The read after a start
+   * usually shows it running already (the start operation ends when it runs); only otherwise is its
+   * state polled until it runs, then it is read again.
+   */
   @Override
   public SandboxInstance finish(PendingInstance handle) {
     Pending pending = (Pending) handle;
     dev.agentcompute.incus.Instances instances = pending.project().instances();
+    timedOut(
+        pending,
+        () -> {
+          pending.operation().await(remaining(pending.deadline()));
+          if (pending.start()) {
+            Progress.stage("instance " + pending.name() + " created, starting it");
+            // Created without "start", so it is stopped: no state read before the start.
+            instances
+                .changeState(pending.name(), "start", -1, false)
+                .await(remaining(pending.deadline()));
+          }
+        });
+    SandboxInstance made = read(pending);
+    if (!pending.start() || isRunning(made.status())) {
+      return made;
+    }
+    timedOut(
+        pending, () -> awaitStatus(pending.project(), pending.name(), true, pending.deadline()));
+    return read(pending);
+  }
+
+  /** The sandbox is read again: one deleted meanwhile is "not found", not a missing instance. */
+  private SandboxInstance read(Pending pending) {
+    Sandbox sandbox =
+        projects
+            .get(pending.sandbox())
+            .flatMap(projects::parse)
+            .orElseThrow(() -> Errors.sandboxNotFound(pending.sandbox()));
+    return reader.require(sandbox, pending.name());
+  }
+
+  /** Runs a step of the creation; past its deadline a failure becomes the timeout text. */
+  private static void timedOut(Pending pending, Runnable step) {
     try {
-      pending.operation().await(remaining(pending.deadline()));
-      if (pending.start()) {
-        Progress.stage("instance " + pending.name() + " created, starting it");
-        if (!isRunning(status(instances.state(pending.name())))) {
-          instances
-              .changeState(pending.name(), "start", -1, false)
-              .await(remaining(pending.deadline()));
-        }
-        awaitStatus(pending.project(), pending.name(), true, pending.deadline());
-      }
+      step.run();
     } catch (IncusException | BackendException e) {
       if (!(e instanceof IncusException.Cancelled) && Instant.now().isAfter(pending.deadline())) {
         throw Errors.of(
@@ -231,13 +261,6 @@ final class IncusInstanceDriver implements InstanceDriver {
       }
       throw e;
     }
-    // The sandbox is read again: one deleted meanwhile is "not found", not a missing instance.
-    Sandbox sandbox =
-        projects
-            .get(pending.sandbox())
-            .flatMap(projects::parse)
-            .orElseThrow(() -> Errors.sandboxNotFound(pending.sandbox()));
-    return reader.require(sandbox, pending.name());
   }
 
   private static Duration remaining(Instant deadline) {

@@ -20,12 +20,24 @@ final class NetworkNames {
     this.ovn = ovn;
   }
 
-  /** The Incus name of a sandbox network. */
+  /**
+   * The Incus name of a sandbox network. A bridge's comes from the reservations read with the
+   * sandbox when it was (callers that act on a network read the sandbox under its gate, where
+   * reservations change), else from one read of the project.
+   */
   Optional<String> physical(Sandbox sandbox, String logical) {
     if (sandbox.networkKind() == NetworkKind.OVN) {
       return ovn.get(sandbox.name(), logical).map(dev.agentcompute.incus.Network::name);
     }
-    return Optional.ofNullable(projects.reservations(sandbox.name()).get(logical));
+    return Optional.ofNullable(reservations(sandbox).get(logical));
+  }
+
+  private Map<String, String> reservations(Sandbox sandbox) {
+    return sandbox
+        .stored()
+        .filter(SandboxProjects.Reservations.class::isInstance)
+        .map(stored -> ((SandboxProjects.Reservations) stored).byLogical())
+        .orElseGet(() -> projects.reservations(sandbox.name()));
   }
 
   /**
@@ -38,12 +50,7 @@ final class NetworkNames {
     if (sandbox.networkKind() == NetworkKind.OVN) {
       return Map.of();
     }
-    Map<String, String> reserved =
-        sandbox
-            .stored()
-            .filter(SandboxProjects.Reservations.class::isInstance)
-            .map(stored -> ((SandboxProjects.Reservations) stored).byLogical())
-            .orElseGet(() -> projects.reservations(sandbox.name()));
+    Map<String, String> reserved = reservations(sandbox);
     Map<String, String> result = new LinkedHashMap<>();
     reserved.forEach((logical, physical) -> result.put(physical, logical));
     return result;

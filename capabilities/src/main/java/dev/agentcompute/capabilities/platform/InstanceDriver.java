@@ -36,7 +36,7 @@ public interface InstanceDriver {
   default Map<String, Integer> count(List<Sandbox> sandboxes) {
     Map<String, Integer> counts = new LinkedHashMap<>();
     for (Sandbox sandbox : sandboxes) {
-      counts.put(sandbox.name(), list(sandbox).size());
+      counts.put(sandbox.name(), count(sandbox));
     }
     return counts;
   }

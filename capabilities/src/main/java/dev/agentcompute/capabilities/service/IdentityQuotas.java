@@ -4,8 +4,11 @@ import dev.agentcompute.capabilities.model.Names;
 import dev.agentcompute.capabilities.model.NetworkKind;
 import dev.agentcompute.capabilities.model.Sandbox;
 import dev.agentcompute.capabilities.model.SandboxNetwork;
+import dev.agentcompute.capabilities.platform.InstanceDriver;
 import dev.agentcompute.capabilities.platform.Platform;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -37,36 +40,57 @@ final class IdentityQuotas {
     this.checks = checks;
   }
 
-  /** Runs {@code action} (which adds one instance to {@code target}) if its owner has room. */
+  /**
+   * Runs {@code action} (which adds one instance to {@code target}) if its owner has room. The
+   * owner's sandboxes are counted per platform in one go ({@code InstanceDriver.count(List)}: one
+   * request on Incus), not one request per sandbox.
+   */
   <T> T withInstanceRoom(Sandbox target, Supplier<T> action) {
-    return withRoom(
-        target,
-        "instances",
-        s -> access.router().instances(s).count(s),
-        checks::identityInstances,
-        action);
+    return withRoom(target, "instances", this::instancesIn, checks::identityInstances, action);
   }
 
   /** Runs {@code action} (one more {@code net.create} network) if the owner has room. */
   <T> T withNetworkRoom(Sandbox target, Supplier<T> action) {
-    return withRoom(target, "networks", this::createdNetworks, checks::identityNetworks, action);
+    return withRoom(
+        target, "networks", each(this::createdNetworks), checks::identityNetworks, action);
   }
 
   /** Runs {@code action} (one more forwarded port) if the owner has room. */
   <T> T withForwardRoom(Sandbox target, Supplier<T> action) {
-    return withRoom(target, "forwards", this::forwardedPorts, checks::identityForwards, action);
+    return withRoom(
+        target, "forwards", each(this::forwardedPorts), checks::identityForwards, action);
+  }
+
+  /** What {@code sandboxes} hold together, counted one sandbox at a time. */
+  private static ToLongFunction<List<Sandbox>> each(ToLongFunction<Sandbox> heldIn) {
+    return sandboxes -> sandboxes.stream().mapToLong(heldIn).sum();
+  }
+
+  /** The instances of {@code sandboxes}, one count per platform driver. */
+  private long instancesIn(List<Sandbox> sandboxes) {
+    Map<InstanceDriver, List<Sandbox>> byDriver = new LinkedHashMap<>();
+    for (Sandbox s : sandboxes) {
+      byDriver.computeIfAbsent(access.router().instances(s), d -> new ArrayList<>()).add(s);
+    }
+    long held = 0;
+    for (Map.Entry<InstanceDriver, List<Sandbox>> group : byDriver.entrySet()) {
+      for (int count : group.getKey().count(group.getValue()).values()) {
+        held += count;
+      }
+    }
+    return held;
   }
 
   /**
-   * Under the owner's gate: counts what the owner's live sandboxes hold ({@code heldIn} each) plus
-   * the additions in flight, checks it, and reserves one. Then runs {@code action} outside the gate
-   * and releases the reservation once it has ended (its addition is then counted by the platform,
-   * or it failed).
+   * Under the owner's gate: counts what the owner's live sandboxes hold ({@code heldIn}) plus the
+   * additions in flight, checks it, and reserves one. Then runs {@code action} outside the gate and
+   * releases the reservation once it has ended (its addition is then counted by the platform, or it
+   * failed).
    */
   private <T> T withRoom(
       Sandbox target,
       String kind,
-      ToLongFunction<Sandbox> heldIn,
+      ToLongFunction<List<Sandbox>> heldIn,
       ObjLongConsumer<String> check,
       Supplier<T> action) {
     String owner = target.subject();
@@ -74,10 +98,7 @@ final class IdentityQuotas {
     access.forIdentity(
         owner,
         () -> {
-          long held = 0;
-          for (Sandbox s : liveSandboxesOf(owner)) {
-            held += heldIn.applyAsLong(s);
-          }
+          long held = heldIn.applyAsLong(liveSandboxesOf(owner));
           check.accept(owner, held + pending.get());
           pending.incrementAndGet();
           return null;

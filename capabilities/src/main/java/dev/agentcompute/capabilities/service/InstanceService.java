@@ -84,7 +84,7 @@ public final class InstanceService {
     long deadline = System.nanoTime() + LISTED_WAIT.toNanos();
     while (driver.find(sandbox, name).isEmpty() && System.nanoTime() < deadline) {
       try {
-        Thread.sleep(50);
+        Thread.sleep(LISTED_POLL.toMillis());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
@@ -93,6 +93,12 @@ public final class InstanceService {
   }
 
   private static final Duration LISTED_WAIT = Duration.ofSeconds(10);
+
+  /**
+   * Between two looks for the new instance: Incus lists it some 20 to 60 ms after accepting it, and
+   * the agent's call waits for this loop before it waits for the creation itself.
+   */
+  private static final Duration LISTED_POLL = Duration.ofMillis(20);
 
   public SandboxInstance create(
       String sandboxName, String name, String image, CreateOptions options) {
@@ -158,11 +164,13 @@ public final class InstanceService {
                 Names.requireNetworkRef(plan.network());
               }
               InstanceDriver driver = router.instances(sandbox);
-              if (driver.find(sandbox, name).isPresent()) {
+              // One listing serves both the name check and the room check.
+              List<SandboxInstance> existing = driver.list(sandbox);
+              if (existing.stream().anyMatch(i -> i.name().equals(name))) {
                 throw Errors.instanceExists(name, sandboxName);
               }
               // Inside the sandbox's gate: two creations cannot both take the last room.
-              quotas.sandboxRoom(sandboxName, driver.list(sandbox), cpus, memoryMb);
+              quotas.sandboxRoom(sandboxName, existing, cpus, memoryMb);
               return identityQuotas.withInstanceRoom(
                   sandbox,
                   () -> {
