@@ -20,8 +20,8 @@ import java.util.Map;
  * which reads the blocks taken from every managed network Incus knows (nothing is lost on restart)
  * and keeps two creations, in this server or another, from keeping the same block. On a cluster a
  * bridge is first defined on every member ({@code POST /1.0/networks?target=<member>}, which leaves
- * it {@code Pending}) and then created once for all of them
- * (docs/reference/incus-cluster.md#bridge-sandboxes).
+ * it {@code Pending}) and then created once for all of them, by one server at a time ({@link
+ * NetworkCreations}; docs/reference/incus-cluster.md#bridge-sandboxes).
  */
 final class BridgeNetworks {
   private static final int NAME_ATTEMPTS = 8;
@@ -36,6 +36,7 @@ final class BridgeNetworks {
   private final SubnetClaims claims;
   private final BridgeBaseline baseline;
   private final BridgeFence fences;
+  private final NetworkCreations creations;
   private final SecureRandom random = new SecureRandom();
 
   /**
@@ -47,13 +48,15 @@ final class BridgeNetworks {
       ClusterMembers members,
       SubnetClaims claims,
       BridgeBaseline baseline,
-      BridgeFence fences) {
+      BridgeFence fences,
+      NetworkCreations creations) {
     this.networks = client.networks();
     this.onMember = member -> client.onTarget(member).networks();
     this.members = members;
     this.claims = claims;
     this.baseline = baseline;
     this.fences = fences;
+    this.creations = creations;
   }
 
   /** An {@code ac<8 hex>} name no network has yet. */
@@ -183,9 +186,35 @@ final class BridgeNetworks {
       }
     }
     try {
-      networks.create(spec);
+      // one server at a time on a cluster: two at once on two members wait for each other for good
+      creations.onEveryMember(
+          () -> {
+            networks.create(spec);
+            return null;
+          });
     } catch (IncusException.Conflict e) {
       adopt(networks.get(spec.name()), sandbox, e);
+    } catch (IncusException e) {
+      if (members.clustered()) {
+        discardFailed(spec.name(), e);
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * A cluster keeps a network whose creation failed on a member (status Errored, its configuration
+   * set) and refuses to create it again with a configuration ("Network already partially created"):
+   * it is deleted, so that a retry (after an Incus race, or on another block after a subnet clash)
+   * starts afresh. Only this creation defined the name.
+   */
+  private void discardFailed(String physical, IncusException failure) {
+    try {
+      IncusRaces.retried(
+          "delete failed bridge " + physical,
+          () -> IncusFailures.ignoreNotFound(() -> networks.delete(physical)));
+    } catch (RuntimeException cleanup) {
+      failure.addSuppressed(cleanup);
     }
   }
 

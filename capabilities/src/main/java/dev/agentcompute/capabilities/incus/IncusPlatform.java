@@ -67,15 +67,17 @@ public final class IncusPlatform implements AutoCloseable {
             config.bridgeSubnets(),
             config.protectedRanges());
     ClusterMembers members = new ClusterMembers(this.client);
+    NetworkCreations creations = new NetworkCreations(members, mutex);
     BridgeNetworks bridges =
         new BridgeNetworks(
             this.client,
             members,
             claims,
             baseline,
-            new BridgeFence(this.client.networkAcls(), config.bridgeSubnets()));
+            new BridgeFence(this.client.networkAcls(), config.bridgeSubnets()),
+            creations);
     OvnAcls acls = new OvnAcls(config.protectedRanges());
-    OvnNetworks ovn = new OvnNetworks(this.client, config.ovnUplink(), acls, claims);
+    OvnNetworks ovn = new OvnNetworks(this.client, config.ovnUplink(), acls, claims, creations);
     this.warmPool =
         new WarmPoolFiller(
             new WarmPool(this.client, config, bridges, Clock.systemUTC(), config.warmPoolSize()));

@@ -28,12 +28,19 @@ final class OvnNetworks {
   private final String uplink;
   private final OvnAcls acls;
   private final SubnetClaims subnets;
+  private final NetworkCreations creations;
 
-  OvnNetworks(IncusClient client, String uplink, OvnAcls acls, SubnetClaims subnets) {
+  OvnNetworks(
+      IncusClient client,
+      String uplink,
+      OvnAcls acls,
+      SubnetClaims subnets,
+      NetworkCreations creations) {
     this.client = client;
     this.uplink = uplink;
     this.acls = acls;
     this.subnets = subnets;
+    this.creations = creations;
   }
 
   private IncusClient project(String sandbox) {
@@ -75,14 +82,19 @@ final class OvnNetworks {
     try {
       java.util.function.Function<String, SandboxNetwork> build =
           address -> {
-            project
-                .networks()
-                .create(
-                    new dev.agentcompute.incus.NetworkSpec(
-                        spec.name(),
-                        "ovn",
-                        "agentcompute " + sandbox + "/" + spec.name(),
-                        config(sandbox, spec, address)));
+            // on a cluster, one server at a time (NetworkCreations)
+            creations.onEveryMember(
+                () -> {
+                  project
+                      .networks()
+                      .create(
+                          new dev.agentcompute.incus.NetworkSpec(
+                              spec.name(),
+                              "ovn",
+                              "agentcompute " + sandbox + "/" + spec.name(),
+                              config(sandbox, spec, address)));
+                  return null;
+                });
             return SandboxNetwork.of(spec.name(), "ovn", address);
           };
       // An agent's own OVN subnet lives only inside the sandbox's fabric: it may repeat another's.

@@ -395,7 +395,9 @@ class ClusterIT {
             new ClusterMembers(client),
             new SubnetClaims(client.networks(), pool, "none"),
             new BridgeBaseline(client.networks(), client.networkAcls(), pool, List.of()),
-            new BridgeFence(client.networkAcls(), pool));
+            new BridgeFence(client.networkAcls(), pool),
+            new NetworkCreations(
+                new ClusterMembers(client), new ProjectMutex(client, Clock.systemUTC())));
     String resumed = bridges.freePhysicalName();
     String foreign = bridges.freePhysicalName();
     try {

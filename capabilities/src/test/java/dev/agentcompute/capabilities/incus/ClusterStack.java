@@ -35,6 +35,7 @@ record ClusterStack(
     Path incusConf,
     String remote,
     List<String> members,
+    List<String> addresses,
     String pool,
     String imageProject,
     SubnetPool bridgeSubnets,
@@ -61,6 +62,7 @@ record ClusterStack(
             Path.of(p.getProperty("incus_conf")),
             p.getProperty("remote"),
             Arrays.asList(p.getProperty("members").split(",")),
+            Arrays.asList(p.getProperty("addresses").split(",")),
             p.getProperty("pool"),
             p.getProperty("image_project"),
             SubnetPool.parse(p.getProperty("bridge_subnets"), 24),
@@ -76,8 +78,15 @@ record ClusterStack(
   }
 
   IncusClient client() {
-    return IncusClient.https(
-            url, IncusIdentity.fromPem(clientCert.toString(), clientKey.toString()))
+    return client(url, IncusIdentity.fromPem(clientCert.toString(), clientKey.toString()));
+  }
+
+  /**
+   * A client of the member at {@code memberUrl} with {@code identity} (which the cluster must
+   * trust). Every member serves the cluster's certificate, so the one pinned for {@code url} holds.
+   */
+  IncusClient client(URI memberUrl, IncusIdentity identity) {
+    return IncusClient.https(memberUrl, identity)
         .pinnedServerCertificate(serverCert.toString())
         .requestTimeout(Duration.ofSeconds(30))
         .operationTimeout(Duration.ofMinutes(5))

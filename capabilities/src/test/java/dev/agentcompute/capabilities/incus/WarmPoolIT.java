@@ -127,7 +127,9 @@ class WarmPoolIT {
                 client.networkAcls(),
                 config.bridgeSubnets(),
                 config.protectedRanges()),
-            new BridgeFence(client.networkAcls(), config.bridgeSubnets()));
+            new BridgeFence(client.networkAcls(), config.bridgeSubnets()),
+            new NetworkCreations(
+                new ClusterMembers(client), new ProjectMutex(client, Clock.systemUTC())));
     WarmPool pool =
         new WarmPool(client, config, bridges, Clock.offset(Clock.systemUTC(), ahead), size);
     pools.add(pool);
