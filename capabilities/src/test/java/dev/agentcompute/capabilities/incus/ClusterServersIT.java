@@ -247,7 +247,9 @@ class ClusterServersIT {
   /**
    * Both servers create bridge sandboxes at once. Each server's first choice is the pool's first
    * free block, so they collide; the claims part them: every bridge keeps its own /24 of the
-   * cluster's pool, overlapping no other network in the cluster.
+   * cluster's pool, overlapping no other network in the cluster. The step that creates a bridge on
+   * every member goes to each server's own member, one server at a time ({@link NetworkCreations}):
+   * before that lock, this test left two members' Incus waiting for each other for good.
    */
   @Test
   void concurrentCreatesFromBothServersNeverShareASubnet() throws Exception {
