@@ -80,7 +80,8 @@ public final class IncusPlatform implements AutoCloseable {
     OvnNetworks ovn = new OvnNetworks(this.client, config.ovnUplink(), acls, claims, creations);
     this.warmPool =
         new WarmPoolFiller(
-            new WarmPool(this.client, config, bridges, Clock.systemUTC(), config.warmPoolSize()));
+            new WarmPool(
+                this.client, mutex, config, bridges, Clock.systemUTC(), config.warmPoolSize()));
     NetworkNames names = new NetworkNames(projects, ovn);
     InstanceReader reader = new InstanceReader(this.client, names, members);
     this.platform =

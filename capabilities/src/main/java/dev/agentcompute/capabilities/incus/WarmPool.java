@@ -31,12 +31,13 @@ import java.util.concurrent.ConcurrentLinkedDeque;
  * restricted project config, the limits, its default bridge on a subnet claimed from the pool).
  * Agents never see one: sandboxes are the projects named {@code ac-<name>}.
  *
- * <p>A claim reserves a member by writing the agent's metadata into it with the project's ETag (of
- * two servers reserving one member, the second gets 412 and takes another), retags its bridge, and
- * commits with one project rename to {@code ac-<name>}, which Incus does atomically: a crash before
- * the rename leaves a reserved member no agent sees, which {@link #sweep} deletes; after it, the
- * sandbox is complete. Members are prepared by {@link WarmPoolFiller}; the reaper runs {@link
- * #sweep}.
+ * <p>A claim reserves a member by writing the agent's metadata into it under the cross-server lock
+ * {@code pool-claim} ({@link ProjectMutex}; If-Match alone let two servers both reserve one member,
+ * since Incus checks the ETag and writes in two transactions: seen in WarmPoolIT, where the loser
+ * then discarded the winner's member), retags its bridge, and commits with one project rename to
+ * {@code ac-<name>}, which Incus does atomically: a crash before the rename leaves a reserved
+ * member no agent sees, which {@link #sweep} deletes; after it, the sandbox is complete. Members
+ * are prepared by {@link WarmPoolFiller}; the reaper runs {@link #sweep}.
  */
 final class WarmPool {
   private static final Logger LOG = System.getLogger(WarmPool.class.getName());
@@ -53,7 +54,11 @@ final class WarmPool {
   /** Members a claim tries before falling back to a fresh creation. */
   private static final int CLAIM_ATTEMPTS = 3;
 
+  /** The cross-server lock every reservation takes, in the default project. */
+  static final String CLAIM_LOCK = "pool-claim";
+
   private final IncusClient client;
+  private final ProjectMutex mutex;
   private final ComputeConfig config;
   private final BridgeNetworks bridges;
   private final Clock clock;
@@ -63,9 +68,20 @@ final class WarmPool {
   private final ConcurrentLinkedDeque<String> ready = new ConcurrentLinkedDeque<>();
   private volatile Runnable onClaimed = () -> {};
 
-  /** {@code client} works in the default project. */
+  /** {@code client} works in the default project; the pool locks with a mutex of its own. */
   WarmPool(
       IncusClient client, ComputeConfig config, BridgeNetworks bridges, Clock clock, int size) {
+    this(client, new ProjectMutex(client, clock), config, bridges, clock, size);
+  }
+
+  /** {@code mutex} is the server's (its local queue keeps one server's claims off the markers). */
+  WarmPool(
+      IncusClient client,
+      ProjectMutex mutex,
+      ComputeConfig config,
+      BridgeNetworks bridges,
+      Clock clock,
+      int size) {
     if (size < 0 || size > ComputeConfig.MAX_WARM_POOL) {
       throw new IllegalArgumentException(
           "sandbox.warm_pool.size must be between 0 and "
@@ -74,6 +90,7 @@ final class WarmPool {
               + size);
     }
     this.client = client;
+    this.mutex = mutex;
     this.config = config;
     this.bridges = bridges;
     this.clock = clock;
@@ -147,6 +164,12 @@ final class WarmPool {
 
   /** {@link #reserve}, running {@code afterRead} between its read and its write (tests' seam). */
   boolean reserve(String member, Sandbox sandbox, Runnable afterRead) {
+    return mutex.locked(
+        "default", CLAIM_LOCK, held -> reserveLocked(member, sandbox, afterRead, held));
+  }
+
+  private boolean reserveLocked(
+      String member, Sandbox sandbox, Runnable afterRead, ProjectMutex.Held held) {
     Tagged<Project> current;
     try {
       current = client.projects().getTagged(member);
@@ -167,6 +190,7 @@ final class WarmPool {
     cfg.putAll(SandboxProjects.metadata(sandbox));
     cfg.put(Meta.POOL_CLAIMED_AT, Timestamps.metadata(clock.instant()));
     afterRead.run();
+    held.check();
     try {
       client
           .projects()

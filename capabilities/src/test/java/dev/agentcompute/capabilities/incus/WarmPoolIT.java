@@ -34,6 +34,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -358,24 +359,44 @@ class WarmPoolIT {
   }
 
   @Test
-  void aReservationOnAStaleReadLosesToTheServerThatWroteFirst() {
+  @SuppressWarnings("unchecked")
+  void aSecondServerReservingWhileTheFirstHoldsTheClaimLockWaitsAndThenLoses() throws Exception {
     WarmPool one = pool(1, Duration.ZERO);
     WarmPool two = pool(1, Duration.ZERO);
     String member = prepare(one);
     Sandbox first = sandbox(name("first"));
     Sandbox second = sandbox(name("second"));
-    boolean[] otherWon = {false};
+    ExecutorService other = Executors.newSingleThreadExecutor();
+    try {
+      Future<Boolean>[] twoReserved = new Future[1];
+      boolean[] twoDoneMeanwhile = {true};
+      // Server one has read the member; server two tries to reserve it before one writes. With
+      // If-Match alone both writes could succeed (Incus checks the ETag and writes in two
+      // transactions); under the claim lock two waits until one is done, then finds it claimed.
+      boolean oneWon =
+          one.reserve(
+              member,
+              first,
+              () -> {
+                twoReserved[0] = other.submit(() -> two.reserve(member, second));
+                try {
+                  Thread.sleep(1000);
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+                twoDoneMeanwhile[0] = twoReserved[0].isDone();
+              });
 
-    // Server one has read the member; server two reserves it before one writes.
-    boolean oneWon = one.reserve(member, first, () -> otherWon[0] = two.reserve(member, second));
-
-    assertThat(otherWon[0]).isTrue();
-    assertThat(oneWon).isFalse();
-    assertThat(client.projects().get(member).config()).containsEntry(Meta.SUBJECT, AGENT);
-    two.commit(member, second);
-    assertThat(client.projects().list())
-        .anyMatch(p -> p.name().equals(Meta.project(second.name())))
-        .noneMatch(p -> p.name().equals(Meta.project(first.name())));
+      assertThat(twoDoneMeanwhile[0]).as("server two reserved while one held the lock").isFalse();
+      assertThat(oneWon).isTrue();
+      assertThat(twoReserved[0].get(30, TimeUnit.SECONDS)).isFalse();
+      one.commit(member, first);
+      assertThat(client.projects().list())
+          .anyMatch(p -> p.name().equals(Meta.project(first.name())))
+          .noneMatch(p -> p.name().equals(Meta.project(second.name())));
+    } finally {
+      other.shutdownNow();
+    }
   }
 
   @Test
