@@ -163,20 +163,7 @@ class WarmPoolIT {
   }
 
   private static String echo(ComputeRuntime runtime, String sandbox) {
-    call(
-        runtime,
-        "instance.create",
-        new InstanceCapabilities.CreateInput(
-            sandbox,
-            "c",
-            "busybox",
-            Optional.empty(),
-            OptionalLong.empty(),
-            OptionalLong.empty(),
-            OptionalLong.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty()));
+    call(runtime, "instance.create", InstanceCapabilities.CreateInput.of(sandbox, "c", "busybox"));
     dev.agentcompute.capabilities.model.ExecResult out =
         call(
             runtime,

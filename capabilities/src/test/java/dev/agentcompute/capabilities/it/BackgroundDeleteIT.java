@@ -39,20 +39,7 @@ class BackgroundDeleteIT {
   }
 
   private static void createInstance(ComputeRuntime runtime, String sandbox) {
-    call(
-        runtime,
-        "instance.create",
-        new InstanceCapabilities.CreateInput(
-            sandbox,
-            "c",
-            "busybox",
-            Optional.empty(),
-            OptionalLong.empty(),
-            OptionalLong.empty(),
-            OptionalLong.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty()));
+    call(runtime, "instance.create", InstanceCapabilities.CreateInput.of(sandbox, "c", "busybox"));
   }
 
   private static void assertGoneForAgents(ComputeRuntime runtime, String name) {

@@ -66,19 +66,7 @@ class CreateRequestsIT {
     requests.clear();
     timed.clear();
     t0 = System.nanoTime();
-    call(
-        "instance.create",
-        new InstanceCapabilities.CreateInput(
-            sandbox,
-            "c1",
-            "busybox",
-            Optional.empty(),
-            OptionalLong.empty(),
-            OptionalLong.empty(),
-            OptionalLong.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty()));
+    call("instance.create", InstanceCapabilities.CreateInput.of(sandbox, "c1", "busybox"));
     long createMs = (System.nanoTime() - t0) / 1_000_000;
     List<String> made = List.copyOf(requests);
     List<String> madeTimed = List.copyOf(timed);

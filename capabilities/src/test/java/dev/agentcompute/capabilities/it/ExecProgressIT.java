@@ -39,19 +39,7 @@ class ExecProgressIT {
         "sandbox.create",
         new SandboxCapabilities.CreateInput(
             Optional.of(sandbox), Optional.empty(), OptionalLong.of(30), Optional.empty()));
-    call(
-        "instance.create",
-        new InstanceCapabilities.CreateInput(
-            sandbox,
-            "c1",
-            "busybox",
-            Optional.empty(),
-            OptionalLong.empty(),
-            OptionalLong.empty(),
-            OptionalLong.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty()));
+    call("instance.create", InstanceCapabilities.CreateInput.of(sandbox, "c1", "busybox"));
   }
 
   @AfterAll

@@ -67,19 +67,7 @@ class ExecReadsIT {
         "sandbox.create",
         new SandboxCapabilities.CreateInput(
             Optional.of(name), Optional.empty(), OptionalLong.of(30), Optional.empty()));
-    call(
-        "instance.create",
-        new InstanceCapabilities.CreateInput(
-            name,
-            "c1",
-            "busybox",
-            Optional.empty(),
-            OptionalLong.empty(),
-            OptionalLong.empty(),
-            OptionalLong.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty()));
+    call("instance.create", InstanceCapabilities.CreateInput.of(name, "c1", "busybox"));
     return name;
   }
 

@@ -73,19 +73,7 @@ class FilesIT {
         "sandbox.create",
         new SandboxCapabilities.CreateInput(
             Optional.of(sb), Optional.empty(), OptionalLong.empty(), Optional.empty()));
-    call(
-        "instance.create",
-        new InstanceCapabilities.CreateInput(
-            sb,
-            "c1",
-            "busybox",
-            Optional.empty(),
-            OptionalLong.empty(),
-            OptionalLong.empty(),
-            OptionalLong.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty()));
+    call("instance.create", InstanceCapabilities.CreateInput.of(sb, "c1", "busybox"));
     exec(
         "mkdir -p /root/d/sub && seq 1 20000 > /root/d/nums && ln -s /root/d/nums /root/d/link"
             + " && : > /root/d/empty && chmod 0600 /root/d/nums");

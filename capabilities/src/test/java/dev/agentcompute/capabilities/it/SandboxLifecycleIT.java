@@ -68,19 +68,7 @@ class SandboxLifecycleIT {
 
   private static InstanceCapabilities.CreateOutput createInstance(
       String sandbox, String name, String image) {
-    return call(
-        "instance.create",
-        new InstanceCapabilities.CreateInput(
-            sandbox,
-            name,
-            image,
-            Optional.empty(),
-            OptionalLong.empty(),
-            OptionalLong.empty(),
-            OptionalLong.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty()));
+    return call("instance.create", InstanceCapabilities.CreateInput.of(sandbox, name, image));
   }
 
   private static ExecResult exec(String sandbox, String name, String command) {

@@ -38,7 +38,23 @@ public final class InstanceCapabilities {
       OptionalLong disk_gb,
       Optional<String> network,
       Optional<String> host,
-      Optional<Boolean> start) {}
+      Optional<Boolean> start) {
+
+    /** The instance with every option left to its default, as an agent's shortest call has it. */
+    public static CreateInput of(String sandbox, String name, String image) {
+      return new CreateInput(
+          sandbox,
+          name,
+          image,
+          Optional.empty(),
+          OptionalLong.empty(),
+          OptionalLong.empty(),
+          OptionalLong.empty(),
+          Optional.empty(),
+          Optional.empty(),
+          Optional.empty());
+    }
+  }
 
   public record CreateOutput(
       String name, String kind, String host, String status, Map<String, List<String>> addresses) {}
