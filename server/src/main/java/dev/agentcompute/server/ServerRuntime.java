@@ -300,9 +300,13 @@ public final class ServerRuntime {
         tokens.map(t -> String.join(",", t.identities())).orElse("development"));
     String why = signal.await();
     Duration drain = caps.drainTimeout();
-    LOG.info("shutting down", "drain_timeout", drain.toSeconds() + "s", "signal", why);
     admin.tokenFile().ifPresent(TokenFileWatcher::close);
-    front.drainAndStop(drain);
+    // Logged once new requests are refused: a reader of the log line may rely on it (SigtermDrainIT
+    // sent a request right after it and, logged before the drain began, got 200 once in a
+    // rehearsal).
+    front.drainAndStop(
+        drain,
+        () -> LOG.info("shutting down", "drain_timeout", drain.toSeconds() + "s", "signal", why));
     LOG.info("shut down cleanly");
     return Commands.OK;
   }

@@ -168,6 +168,14 @@ public final class HttpFrontEnd implements AutoCloseable {
    * /health/ready go down (see {@link #draining()}).
    */
   public void drainAndStop(Duration drain) {
+    drainAndStop(drain, () -> {});
+  }
+
+  /**
+   * {@link #drainAndStop(Duration)}, running {@code draining} once new requests are refused and
+   * before the wait: what it announces (the "shutting down" log line) is then already true.
+   */
+  public void drainAndStop(Duration drain, Runnable draining) {
     transport.beginDrain(
         "server is shutting down: requests in flight may finish within "
             + drain.toSeconds()
@@ -175,6 +183,7 @@ public final class HttpFrontEnd implements AutoCloseable {
             + drain.toSeconds()
             + "), new requests are refused; reconnect to another server or retry after the"
             + " restart");
+    draining.run();
     transport.awaitIdle(drain);
     sweeper.shutdownNow();
     mcp.closeGracefully();
