@@ -51,6 +51,11 @@ final class RuntimeFixture implements AfterEachCallback, AfterAllCallback {
     return started(ComputeRuntime.startIncus(config, client));
   }
 
+  /** Takes {@code prepared}, a runtime the test built itself, to tear down with the rest. */
+  ComputeRuntime use(ComputeRuntime prepared) {
+    return started(prepared);
+  }
+
   private ComputeRuntime started(ComputeRuntime started) {
     runtime = started;
     caps = started.capabilities();
