@@ -90,8 +90,23 @@ final class BridgeNetworks {
       boolean dhcp,
       boolean nat,
       boolean dns) {
+    return create(sandbox, logical, physical, cidr, dhcp, nat, dns, Map.of());
+  }
+
+  /**
+   * {@link #create}, with {@code extraTags} added to the bridge's config (a pool member's time).
+   */
+  SandboxNetwork create(
+      String sandbox,
+      String logical,
+      String physical,
+      String cidr,
+      boolean dhcp,
+      boolean nat,
+      boolean dns,
+      Map<String, String> extraTags) {
     if (!(dhcp || nat || dns) && (cidr == null || cidr.isEmpty())) {
-      createBridge(sandbox, logical, physical, "none", dhcp, nat, dns);
+      createBridge(sandbox, logical, physical, "none", dhcp, nat, dns, extraTags);
       return SandboxNetwork.of(logical, "bridge", "none");
     }
     String address =
@@ -99,7 +114,7 @@ final class BridgeNetworks {
             cidr,
             new SubnetClaims.Claimant("default", physical),
             a -> {
-              createBridge(sandbox, logical, physical, a, dhcp, nat, dns);
+              createBridge(sandbox, logical, physical, a, dhcp, nat, dns, extraTags);
               return a;
             },
             () -> {
@@ -118,7 +133,8 @@ final class BridgeNetworks {
       String address,
       boolean dhcp,
       boolean nat,
-      boolean dns) {
+      boolean dns,
+      Map<String, String> extraTags) {
     // Every new bridge checks the baseline against the host's addresses as they are now: an
     // interface that appeared since the last bridge (another bridge, a VPN) is rejected from here
     // on.
@@ -132,6 +148,7 @@ final class BridgeNetworks {
     boolean fenced = dev.agentcompute.capabilities.model.Ipv4Cidr.parse(address).isPresent();
     cfg.putAll(baseline.bridgeConfig(physical, fenced));
     cfg.putAll(Meta.tags(sandbox, logical));
+    cfg.putAll(extraTags);
     NetworkSpec spec = new NetworkSpec(physical, "bridge", description(sandbox, logical), cfg);
     fences.write(sandbox, logical, physical, address, nat);
     try {

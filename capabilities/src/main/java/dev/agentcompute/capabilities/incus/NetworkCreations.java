@@ -1,5 +1,6 @@
 package dev.agentcompute.capabilities.incus;
 
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -14,18 +15,26 @@ import java.util.function.Supplier;
  * default project's {@link ProjectMutex} lock {@code network-create}. A standalone Incus has no
  * such step, and creations there take no lock.
  *
- * <p>The lock holds while the step returns within {@link ProjectMutex#STALE} minus {@link
- * ProjectMutex#HOLD} (six seconds) of its start; a bridge on three members takes about one.
+ * <p>The step runs under {@link ProjectMutex.Held#renewing}: the lock's marker is renewed every
+ * {@link ProjectMutex#HOLD} while the request is out, so the lock stays held however long the
+ * creation takes (a bridge on three members takes about one second), and another server's creation
+ * waits for it (up to the mutex's 20 s, then fails as a conflict) instead of taking the lock from a
+ * creation that is still running.
  */
 final class NetworkCreations {
   static final String KEY = "network-create";
   private static final String PROJECT = "default";
 
-  private final ClusterMembers members;
+  private final BooleanSupplier clustered;
   private final ProjectMutex mutex;
 
   NetworkCreations(ClusterMembers members, ProjectMutex mutex) {
-    this.members = members;
+    this(members::clustered, mutex);
+  }
+
+  /** {@code clustered}: whether the Incus is a cluster (a test plays one on a standalone Incus). */
+  NetworkCreations(BooleanSupplier clustered, ProjectMutex mutex) {
+    this.clustered = clustered;
     this.mutex = mutex;
   }
 
@@ -34,7 +43,7 @@ final class NetworkCreations {
    * result.
    */
   <T> T onEveryMember(Supplier<T> create) {
-    if (!members.clustered()) {
+    if (!clustered.getAsBoolean()) {
       return create.get();
     }
     return mutex.locked(
@@ -42,7 +51,7 @@ final class NetworkCreations {
         KEY,
         held -> {
           held.check();
-          return create.get();
+          return held.renewing(create);
         });
   }
 }

@@ -10,9 +10,13 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Mutual exclusion, between every server on one Incus, for a read-modify-write of a project's
@@ -38,12 +42,20 @@ import java.util.function.Function;
  * {@code STALE - HOLD} margin covers the write itself and the servers' clock difference. Within one
  * server, contenders for the same project queue on a local lock first, so the markers only ever
  * meet markers of other servers.
+ *
+ * <p>A step that may take longer than that and cannot be run again (a request that creates
+ * something) runs under {@link Held#renewing}: while it runs, the holder creates a fresh marker
+ * every {@link #HOLD} and then withdraws the one before it, so one of its markers is always younger
+ * than {@code STALE} and no other server takes the lock until the step has returned. A fresh marker
+ * is a new profile of the same form, so servers that do not renew still read it right.
  */
 final class ProjectMutex {
+  private static final System.Logger LOG = System.getLogger(ProjectMutex.class.getName());
   static final String MARKER_PREFIX = "agentcompute-lock-";
   static final Duration STALE = Duration.ofSeconds(10);
   static final Duration HOLD = Duration.ofSeconds(4);
   private static final Duration WAIT = Duration.ofSeconds(20);
+  private static final Duration RENEW_RETRY = Duration.ofMillis(500);
   private static final int STRIPES = 64;
 
   private final IncusClient client;
@@ -62,6 +74,13 @@ final class ProjectMutex {
   interface Held {
     /** Throws (and the mutex runs the section again) when the hold is too old to write under. */
     void check();
+
+    /**
+     * Runs {@code step}, which may take longer than {@link #HOLD}, keeping the lock held until it
+     * returns: the holder's marker is renewed every {@code HOLD} meanwhile. For a step that must
+     * not run twice; call {@link #check()} right before it.
+     */
+    <T> T renewing(Supplier<T> step);
   }
 
   /** Thrown by {@link Held#check()}; never leaves {@link #locked}. */
@@ -82,13 +101,23 @@ final class ProjectMutex {
     try {
       IncusClient scoped = client.inProject(project);
       long deadline = clock.millis() + WAIT.toMillis();
+      String prefix = MARKER_PREFIX + key + "-";
       while (true) {
-        Marker mine = acquire(scoped, project, key, deadline);
+        AtomicReference<Marker> mine =
+            new AtomicReference<>(acquire(scoped, project, key, deadline));
         try {
           return body.apply(
-              () -> {
-                if (clock.millis() - mine.createdAt() > HOLD.toMillis()) {
-                  throw new HoldExpired();
+              new Held() {
+                @Override
+                public void check() {
+                  if (clock.millis() - mine.get().createdAt() > HOLD.toMillis()) {
+                    throw new HoldExpired();
+                  }
+                }
+
+                @Override
+                public <R> R renewing(Supplier<R> step) {
+                  return renewingWhile(scoped, prefix, mine, step);
                 }
               });
         } catch (HoldExpired e) {
@@ -102,7 +131,7 @@ final class ProjectMutex {
                     + " s a change may take (Incus answers too slowly)");
           }
         } finally {
-          IncusFailures.ignoreNotFound(() -> scoped.profiles().delete(mine.name()));
+          IncusFailures.ignoreNotFound(() -> scoped.profiles().delete(mine.get().name()));
         }
       }
     } finally {
@@ -112,6 +141,75 @@ final class ProjectMutex {
 
   /** A marker profile this server created, and when (by its clock). */
   private record Marker(String name, long createdAt) {}
+
+  /**
+   * Runs {@code step} while a renewer replaces {@code mine} with a fresh marker each time it is
+   * {@link #HOLD} old (created first, the old one withdrawn after, so one is always live). The
+   * renewer is stopped, never interrupted, once the step has returned: a marker it is creating then
+   * is still recorded in {@code mine} and withdrawn with the lock.
+   */
+  private <R> R renewingWhile(
+      IncusClient scoped, String prefix, AtomicReference<Marker> mine, Supplier<R> step) {
+    CountDownLatch done = new CountDownLatch(1);
+    Thread renewer =
+        Thread.ofVirtual()
+            .name("lock-renewer " + prefix)
+            .start(
+                () -> {
+                  while (true) {
+                    long due = mine.get().createdAt() + HOLD.toMillis() - clock.millis();
+                    try {
+                      if (done.await(Math.max(due, 0), TimeUnit.MILLISECONDS)) {
+                        return;
+                      }
+                    } catch (InterruptedException e) {
+                      return;
+                    }
+                    renew(scoped, prefix, mine);
+                  }
+                });
+    try {
+      return step.get();
+    } finally {
+      done.countDown();
+      try {
+        renewer.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** One renewal: a fresh marker, then the old one withdrawn; a failure is logged and retried. */
+  private void renew(IncusClient scoped, String prefix, AtomicReference<Marker> mine) {
+    long createdAt = clock.millis();
+    String fresh = prefix + marker(createdAt);
+    try {
+      scoped
+          .profiles()
+          .create(new Profile(fresh, "agentcompute lock", Map.of(), Map.of(), List.of(), null));
+    } catch (RuntimeException e) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "lock renewal failed marker=" + fresh + " err=" + e.getMessage());
+      pause(RENEW_RETRY.toMillis());
+      return;
+    }
+    Marker old = mine.getAndSet(new Marker(fresh, createdAt));
+    try {
+      IncusFailures.ignoreNotFound(() -> scoped.profiles().delete(old.name()));
+    } catch (RuntimeException e) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "lock renewal left marker="
+              + old.name()
+              + " (stale in "
+              + STALE.toSeconds()
+              + " s)"
+              + " err="
+              + e.getMessage());
+    }
+  }
 
   private Marker acquire(IncusClient scoped, String project, String key, long deadline) {
     String prefix = MARKER_PREFIX + key + "-";
@@ -154,6 +252,7 @@ final class ProjectMutex {
    * deadline passed (returns the lowest other, and the caller withdraws).
    */
   private String contend(IncusClient scoped, String prefix, String mine, long deadline) {
+    long wait = 5;
     while (true) {
       List<String> live = liveMarkers(scoped, prefix);
       if (live.equals(List.of(mine))) {
@@ -166,7 +265,11 @@ final class ProjectMutex {
       if (lowest.compareTo(mine) < 0 || clock.millis() > deadline) {
         return lowest;
       }
-      pause(5 + ThreadLocalRandom.current().nextLong(10)); // the others are withdrawing
+      // The others are withdrawing, within milliseconds; a holder renewing its marker (which is
+      // then
+      // younger than ours) is not, so the looks grow further apart up to 200 ms.
+      pause(wait + ThreadLocalRandom.current().nextLong(2 * wait));
+      wait = Math.min(wait * 2, 200);
     }
   }
 

@@ -18,12 +18,15 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.regex.Pattern;
 
 /**
  * Bridge sandboxes prepared ahead of {@code sandbox.create} (docs/reference/sandbox-pool.md): a
@@ -50,6 +53,19 @@ final class WarmPool {
    * takes milliseconds): the sweep deletes it.
    */
   static final Duration CLAIM_ABANDONED = Duration.ofMinutes(2);
+
+  /**
+   * A bridge tagged for a pool member whose project does not exist, prepared longer ago than this,
+   * is deleted by the sweep. A member's project is created before its bridge and deleted after it,
+   * so such a bridge is one whose creation Incus finished after its member's cleanup had run (a
+   * preparation cancelled or timed out while Incus was still creating the bridge), or one left by
+   * deleting members by hand. The age keeps the sweep off a bridge whose tags it read just before a
+   * claim retagged it and renamed its member.
+   */
+  static final Duration BRIDGE_ORPHANED = Duration.ofMinutes(10);
+
+  /** The name of a bridge the Incus backend made ({@code ac<8 hex>}). */
+  private static final Pattern BRIDGE_NAME = Pattern.compile("ac[0-9a-f]{8}");
 
   /** Members a claim tries before falling back to a fresh creation. */
   private static final int CLAIM_ATTEMPTS = 3;
@@ -208,6 +224,7 @@ final class WarmPool {
     try {
       Tagged<Network> bridge = client.networks().getTagged(physical);
       Map<String, String> tags = new LinkedHashMap<>(bridge.value().config());
+      tags.remove(Meta.POOL_PREPARED_AT); // a sandbox's bridge, the same as a fresh one's
       tags.putAll(Meta.tags(sandbox.name(), "default"));
       client
           .networks()
@@ -270,11 +287,20 @@ final class WarmPool {
     String member = Meta.POOL_PREFIX + HexFormat.of().toHexDigits(random.nextInt());
     String physical = bridges.freePhysicalName();
     Map<String, String> cfg = IncusSandboxStore.bridgeProject(config, physical, config.member());
+    String preparedAt = Timestamps.metadata(clock.instant());
     cfg.put(Meta.POOL_SPEC, spec);
-    cfg.put(Meta.POOL_PREPARED_AT, Timestamps.metadata(clock.instant()));
+    cfg.put(Meta.POOL_PREPARED_AT, preparedAt);
     client.projects().create(member, "agentcompute warm pool member", cfg);
     try {
-      bridges.create(member, "default", physical, null, true, true, true);
+      bridges.create(
+          member,
+          "default",
+          physical,
+          null,
+          true,
+          true,
+          true,
+          Map.of(Meta.POOL_PREPARED_AT, preparedAt));
     } catch (RuntimeException e) {
       discardQuietly(member, e);
       throw e;
@@ -285,12 +311,19 @@ final class WarmPool {
   /**
    * Deletes the members nobody will claim: unclaimed ones older than {@link #MEMBER_LIFETIME}
    * (whatever configuration prepared them) and reserved ones a claim left before its rename for
-   * longer than {@link #CLAIM_ABANDONED}. Returns the members deleted.
+   * longer than {@link #CLAIM_ABANDONED}; then the bridges tagged for a member whose project does
+   * not exist, prepared more than {@link #BRIDGE_ORPHANED} ago. Returns the members deleted (and
+   * the members named by the orphaned bridges deleted).
    */
   List<String> sweep() {
     Instant now = clock.instant();
     List<String> deleted = new ArrayList<>();
-    for (Project project : client.projects().list()) {
+    // Network names before projects: a member's project names its bridge before the bridge
+    // exists (and keeps naming it once renamed into a sandbox), so a bridge listed here that no
+    // project in the later listing names has lost its project, or is a half-made one.
+    List<String> networks = client.networks().names();
+    List<Project> projects = client.projects().list();
+    for (Project project : projects) {
       if (!project.name().startsWith(Meta.POOL_PREFIX)) {
         continue;
       }
@@ -316,7 +349,95 @@ final class WarmPool {
         LOG.log(Level.WARNING, "warm pool member delete failed member=" + project.name(), e);
       }
     }
+    Set<String> named = new HashSet<>();
+    for (Project project : projects) {
+      project
+          .config()
+          .forEach(
+              (key, value) -> {
+                if (key.startsWith(Meta.NETWORK_PREFIX)) {
+                  named.add(value);
+                }
+              });
+    }
+    for (String physical : networks) {
+      if (!BRIDGE_NAME.matcher(physical).matches() || named.contains(physical)) {
+        continue;
+      }
+      try {
+        String member = sweepOrphan(physical, now);
+        if (member != null) {
+          deleted.add(member);
+          LOG.log(
+              Level.INFO,
+              "warm pool bridge deleted bridge="
+                  + physical
+                  + " member="
+                  + member
+                  + " reason=member_project_missing");
+        }
+      } catch (RuntimeException e) {
+        LOG.log(Level.WARNING, "warm pool bridge delete failed bridge=" + physical, e);
+      }
+    }
     return deleted;
+  }
+
+  /**
+   * Deletes {@code physical}, a bridge no project names, when it is tagged for a pool member whose
+   * project does not exist (read again now: a claim retags before it renames) and it was prepared
+   * more than {@link #BRIDGE_ORPHANED} ago; returns the member, or null when it is kept.
+   */
+  private String sweepOrphan(String physical, Instant now) {
+    Network network;
+    try {
+      network = client.networks().get(physical);
+    } catch (IncusException e) {
+      if (IncusFailures.isNotFound(e)) {
+        return null;
+      }
+      throw e;
+    }
+    String member = network.config().getOrDefault(Meta.SANDBOX, "");
+    if (!member.startsWith(Meta.POOL_PREFIX)) {
+      return null;
+    }
+    Instant prepared =
+        Timestamps.parseOrEpoch(network.config().getOrDefault(Meta.POOL_PREPARED_AT, ""));
+    if (prepared.plus(BRIDGE_ORPHANED).isAfter(now)) {
+      return null;
+    }
+    return deleteOrphan(member, physical) ? member : null;
+  }
+
+  /**
+   * Deletes the bridge {@code physical} of {@code member}, whose project the sweep did not list,
+   * once read again: still tagged for the member (a claim retags before it renames) and the member
+   * still missing. False when either changed.
+   */
+  private boolean deleteOrphan(String member, String physical) {
+    try {
+      client.projects().get(member);
+      return false; // the member exists
+    } catch (IncusException e) {
+      if (!IncusFailures.isNotFound(e)) {
+        throw e;
+      }
+    }
+    Network again;
+    try {
+      again = client.networks().get(physical);
+    } catch (IncusException e) {
+      if (IncusFailures.isNotFound(e)) {
+        return false;
+      }
+      throw e;
+    }
+    if (!member.equals(again.config().get(Meta.SANDBOX))) {
+      return false;
+    }
+    bridges.delete(member, physical); // its fence goes too
+    return true;
   }
 
   /** Deletes a member: its bridge (whoever it is tagged for now), fence and project. */

@@ -29,6 +29,9 @@ import java.util.function.ToLongFunction;
 final class IdentityQuotas {
   private static final System.Logger LOG = System.getLogger(IdentityQuotas.class.getName());
 
+  /** The reader named when the quota checks skip a platform that does not answer. */
+  static final String QUOTA = "identity quota";
+
   private final SandboxAccess access;
   private final QuotaChecks checks;
 
@@ -46,7 +49,22 @@ final class IdentityQuotas {
    * request on Incus), not one request per sandbox.
    */
   <T> T withInstanceRoom(Sandbox target, Supplier<T> action) {
-    return withRoom(target, "instances", this::instancesIn, checks::identityInstances, action);
+    return withRoom(
+        target,
+        "instances",
+        owner -> usage(owner, QUOTA).instances(),
+        checks::identityInstances,
+        action);
+  }
+
+  /**
+   * What {@code owner}'s live sandboxes hold now: how many, and their instances together. The
+   * instance quota counts with it, and sandbox.limits reports it. A platform that does not answer
+   * is left out and logged as skipped by {@code reader}.
+   */
+  SandboxService.Usage usage(String owner, String reader) {
+    List<Sandbox> own = liveSandboxesOf(owner, reader);
+    return new SandboxService.Usage(own.size(), instancesIn(own));
   }
 
   /** Runs {@code action} (one more {@code net.create} network) if the owner has room. */
@@ -61,9 +79,9 @@ final class IdentityQuotas {
         target, "forwards", each(this::forwardedPorts), checks::identityForwards, action);
   }
 
-  /** What {@code sandboxes} hold together, counted one sandbox at a time. */
-  private static ToLongFunction<List<Sandbox>> each(ToLongFunction<Sandbox> heldIn) {
-    return sandboxes -> sandboxes.stream().mapToLong(heldIn).sum();
+  /** What an owner's live sandboxes hold together, counted one sandbox at a time. */
+  private ToLongFunction<String> each(ToLongFunction<Sandbox> heldIn) {
+    return owner -> liveSandboxesOf(owner, QUOTA).stream().mapToLong(heldIn).sum();
   }
 
   /** The instances of {@code sandboxes}, one count per platform driver. */
@@ -82,7 +100,7 @@ final class IdentityQuotas {
   }
 
   /**
-   * Under the owner's gate: counts what the owner's live sandboxes hold ({@code heldIn}) plus the
+   * Under the owner's gate: counts what the owner's live sandboxes hold ({@code heldBy}) plus the
    * additions in flight, checks it, and reserves one. Then runs {@code action} outside the gate and
    * releases the reservation once it has ended (its addition is then counted by the platform, or it
    * failed).
@@ -90,7 +108,7 @@ final class IdentityQuotas {
   private <T> T withRoom(
       Sandbox target,
       String kind,
-      ToLongFunction<List<Sandbox>> heldIn,
+      ToLongFunction<String> heldBy,
       ObjLongConsumer<String> check,
       Supplier<T> action) {
     String owner = target.subject();
@@ -98,7 +116,7 @@ final class IdentityQuotas {
     access.forIdentity(
         owner,
         () -> {
-          long held = heldIn.applyAsLong(liveSandboxesOf(owner));
+          long held = heldBy.applyAsLong(owner);
           check.accept(owner, held + pending.get());
           pending.incrementAndGet();
           return null;
@@ -125,7 +143,12 @@ final class IdentityQuotas {
     return s.networkKind() == NetworkKind.OVN && ovn.isPresent() ? ovn.get().forwardedPorts(s) : 0;
   }
 
-  private List<Sandbox> liveSandboxesOf(String owner) {
+  /**
+   * The sandboxes {@code owner} created that have not expired, over the platforms that answer; one
+   * that does not is logged as skipped by {@code reader} (who was reading: the quota,
+   * sandbox.limits).
+   */
+  List<Sandbox> liveSandboxesOf(String owner, String reader) {
     Instant now = access.now();
     return access
         .router()
@@ -133,7 +156,7 @@ final class IdentityQuotas {
             (platform, e) ->
                 LOG.log(
                     System.Logger.Level.WARNING,
-                    "identity quota skipped platform=" + platform + " err=" + e.getMessage()))
+                    reader + " skipped platform=" + platform + " err=" + e.getMessage()))
         .stream()
         .filter(s -> s.subject().equals(owner) && s.isLive(now))
         .toList();

@@ -37,6 +37,7 @@ public final class SandboxService {
   private final ComputeConfig config;
   private final SandboxNameGenerator names;
   private final QuotaChecks quotas;
+  private final IdentityQuotas identityQuotas;
 
   /** One lock per identity: its creations count its live sandboxes one at a time. */
   private final java.util.concurrent.ConcurrentHashMap<String, Object> creators =
@@ -51,6 +52,7 @@ public final class SandboxService {
     this.config = config;
     this.names = new SandboxNameGenerator(random, config.isolation().owner());
     this.quotas = new QuotaChecks(config.quotas());
+    this.identityQuotas = new IdentityQuotas(access, quotas);
   }
 
   /** A new sandbox with its default network (empty for platforms without networks). */
@@ -85,7 +87,8 @@ public final class SandboxService {
         router
             .platform(wanted)
             .orElseThrow(() -> Errors.of("platform \"%s\" is not available yet", wanted));
-    quotas.sandboxesOf(subject == null ? "" : subject, all(), access.now());
+    String who = subject == null ? "" : subject;
+    quotas.sandboxesOf(who, identityQuotas.liveSandboxesOf(who, "sandbox quota"), access.now());
     if (named) {
       return createNamed(target, subject, name, ttl, pinned);
     }
@@ -184,16 +187,12 @@ public final class SandboxService {
   public record Usage(int sandboxes, long instances) {}
 
   /**
-   * What {@code subject}'s live sandboxes hold (sandbox.limits), counted as the quota checks count
-   * them: over the platforms that answer, the sandboxes it created that have not expired.
+   * What {@code subject}'s live sandboxes hold (sandbox.limits), counted by the same code as the
+   * identity quotas ({@link IdentityQuotas#usage}): over the platforms that answer, the sandboxes
+   * it created that have not expired.
    */
   public Usage usage(String subject) {
-    String who = subject == null ? "" : subject;
-    Instant now = access.now();
-    List<Sandbox> own =
-        all().stream().filter(s -> s.subject().equals(who) && s.isLive(now)).toList();
-    long instances = counted(own).stream().mapToLong(Listed::instances).sum();
-    return new Usage(own.size(), instances);
+    return identityQuotas.usage(subject == null ? "" : subject, "sandbox.limits");
   }
 
   /** {@code sandboxes} with their instance counts, asked of each platform once for all of them. */

@@ -9,7 +9,6 @@ import dev.agentcompute.capabilities.adapter.instance.InstanceCapabilities;
 import dev.agentcompute.capabilities.adapter.instance.ProcessCapabilities;
 import dev.agentcompute.capabilities.adapter.instance.ProcessCapabilities.OutputView;
 import dev.agentcompute.capabilities.adapter.instance.ProcessCapabilities.ProcessView;
-import dev.agentcompute.capabilities.adapter.sandbox.SandboxCapabilities;
 import dev.agentcompute.capabilities.config.ComputeConfig;
 import dev.agentcompute.capabilities.config.ProcessLimits;
 import dev.agentcompute.capabilities.model.AgentFacingException;
@@ -17,10 +16,10 @@ import dev.agentcompute.capabilities.model.ExecResult;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Background processes on the real incusd (docs/capabilities.md#background-processes): they outlive
@@ -37,35 +36,19 @@ class BackgroundProcessesIT {
       IncusHarness.config()
           .withQuotas(IncusHarness.config().quotas().withBackground(new ProcessLimits(2, 1)));
 
-  private static ComputeRuntime runtime;
+  @RegisterExtension static final RuntimeFixture IT = RuntimeFixture.perClass();
   private static List<CapabilityDefinition<?, ?>> caps;
   private static String sb;
 
   @BeforeAll
   static void start() {
-    runtime = ComputeRuntime.startIncus(CONFIG, IncusHarness.socket());
-    caps = runtime.capabilities();
-    sb = IncusHarness.uniqueName("itproc");
-    call(
-        caps,
-        "sandbox.create",
-        new SandboxCapabilities.CreateInput(
-            Optional.of(sb), Optional.empty(), OptionalLong.empty(), Optional.empty()));
+    IT.start(CONFIG);
+    caps = IT.capabilities();
+    sb = IT.sandbox("itproc", OptionalLong.empty());
     create("c1", OptionalLong.empty());
     create("c2", OptionalLong.empty());
     // Little memory, so a hog meets the OOM killer quickly.
     create("hog", OptionalLong.of(32));
-  }
-
-  @AfterAll
-  static void stop() {
-    try {
-      if (sb != null) {
-        new ComputeCalls(runtime).deleteSandbox(sb);
-      }
-    } finally {
-      runtime.close();
-    }
   }
 
   private static void create(String name, OptionalLong memoryMb) {

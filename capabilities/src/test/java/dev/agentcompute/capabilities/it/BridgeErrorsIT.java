@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentcompute.capabilities.ComputeCapabilities;
-import dev.agentcompute.capabilities.ComputeRuntime;
 import dev.agentcompute.capabilities.adapter.CapabilityDefinition;
 import dev.agentcompute.capabilities.adapter.Views.NetworkView;
 import dev.agentcompute.capabilities.adapter.instance.InstanceCapabilities;
@@ -26,10 +25,10 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.SplittableRandom;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Every error text of docs/reference/capabilities.md that applies to the bridge fabric, asserted
@@ -37,33 +36,18 @@ import org.junit.jupiter.api.Test;
  */
 class BridgeErrorsIT {
   private static final String OPERATOR = "operator";
-  private static ComputeRuntime runtime;
-  private static List<CapabilityDefinition<?, ?>> caps;
+  @RegisterExtension static final RuntimeFixture IT = RuntimeFixture.perClass();
   private static String sb;
 
   @BeforeAll
   static void start() {
-    runtime = IncusHarness.start();
-    caps = runtime.capabilities();
-    sb = IncusHarness.uniqueName("iterr");
-    call(
-        "sandbox.create",
-        new SandboxCapabilities.CreateInput(
-            Optional.of(sb), Optional.empty(), OptionalLong.empty(), Optional.empty()));
+    IT.start(IncusHarness.config());
+    sb = IT.sandbox("iterr", OptionalLong.empty());
     call("instance.create", create("web", "busybox", Optional.empty()));
   }
 
-  @AfterAll
-  static void stop() {
-    try {
-      new ComputeCalls(runtime).deleteSandbox(sb);
-    } finally {
-      runtime.close();
-    }
-  }
-
   private static <O> O call(String name, Record input) {
-    return IncusHarness.call(caps, OPERATOR, name, input);
+    return IT.call(OPERATOR, name, input);
   }
 
   private static InstanceCapabilities.CreateInput create(
@@ -86,7 +70,7 @@ class BridgeErrorsIT {
   }
 
   private static void failsAs(String subject, String capability, Record input, String message) {
-    assertThatThrownBy(() -> IncusHarness.call(caps, subject, capability, input))
+    assertThatThrownBy(() -> IncusHarness.call(IT.capabilities(), subject, capability, input))
         .isInstanceOf(AgentFacingException.class)
         .hasMessage(message);
   }
@@ -315,7 +299,10 @@ class BridgeErrorsIT {
             pool.submit(
                 () ->
                     IncusHarness.<SandboxCapabilities.CreateOutput>call(
-                        caps, OPERATOR, "sandbox.create", sandbox(name, null, 5L, null))));
+                        IT.capabilities(),
+                        OPERATOR,
+                        "sandbox.create",
+                        sandbox(name, null, 5L, null))));
       }
       java.util.Set<String> cidrs = new java.util.HashSet<>();
       for (var future : futures) {
@@ -325,7 +312,7 @@ class BridgeErrorsIT {
     } finally {
       for (String name : names) {
         try {
-          new ComputeCalls(runtime).deleteSandbox(name);
+          new ComputeCalls(IT.runtime()).deleteSandbox(name);
         } catch (RuntimeException e) {
           // not created
         }
@@ -793,7 +780,7 @@ class BridgeErrorsIT {
             "catalog image \"ghost\": alias \""
                 + alias
                 + "\" is missing from Incus project \"default\"");
-    assertThat(runtime.ready()).isTrue();
+    assertThat(IT.runtime().ready()).isTrue();
     assertThat(
             IncusPlatform.overUnixSocket(java.nio.file.Path.of("/nonexistent/unix.socket"), config)
                 .ready())

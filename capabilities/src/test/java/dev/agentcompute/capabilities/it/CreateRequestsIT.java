@@ -2,19 +2,15 @@ package dev.agentcompute.capabilities.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentcompute.capabilities.ComputeRuntime;
-import dev.agentcompute.capabilities.adapter.CapabilityDefinition;
 import dev.agentcompute.capabilities.adapter.instance.InstanceCapabilities;
-import dev.agentcompute.capabilities.adapter.sandbox.SandboxCapabilities;
 import dev.agentcompute.capabilities.model.ExecResult;
 import dev.agentcompute.incus.IncusClient;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The Incus requests of one instance.create (docs/reference/sandbox-pool.md, instance creation),
@@ -26,39 +22,15 @@ import org.junit.jupiter.api.Test;
 class CreateRequestsIT {
   private final List<String> requests = new CopyOnWriteArrayList<>();
   private final List<String> timed = new CopyOnWriteArrayList<>();
-  private final List<String> created = new ArrayList<>();
   private volatile long t0;
-  private IncusClient incus;
-  private ComputeRuntime runtime;
-  private List<CapabilityDefinition<?, ?>> caps;
-
-  @AfterEach
-  void stop() {
-    if (runtime == null) {
-      return;
-    }
-    try {
-      for (String name : created) {
-        new ComputeCalls(runtime).deleteSandbox(name);
-      }
-    } finally {
-      runtime.close();
-      incus.close();
-    }
-  }
+  @RegisterExtension final RuntimeFixture it = RuntimeFixture.perTest();
 
   private <O> O call(String name, Record input) {
-    return IncusHarness.call(caps, "operator", name, input);
+    return it.call(name, input);
   }
 
   private String sandbox() {
-    String name = IncusHarness.uniqueName("itcrq");
-    created.add(name);
-    call(
-        "sandbox.create",
-        new SandboxCapabilities.CreateInput(
-            Optional.of(name), Optional.empty(), OptionalLong.of(30), Optional.empty()));
-    return name;
+    return it.sandbox("itcrq", OptionalLong.of(30));
   }
 
   /** Creates busybox {@code c1} in {@code sandbox}; returns its requests ("METHOD path"). */
@@ -110,7 +82,7 @@ class CreateRequestsIT {
 
   @Test
   void instanceCreateRequestsDoNotGrowWithTheOwnersSandboxes() {
-    incus =
+    IncusClient incus =
         IncusClient.unixSocket(IncusHarness.socket())
             .onCall(
                 (method, path, status, nanos) -> {
@@ -125,8 +97,7 @@ class CreateRequestsIT {
                           status));
                 })
             .build();
-    runtime = ComputeRuntime.startIncus(IncusHarness.config(), incus);
-    caps = runtime.capabilities();
+    it.start(IncusHarness.config(), incus);
     String first = sandbox();
     List<String> alone = createInstance(first);
     for (int i = 0; i < 3; i++) {

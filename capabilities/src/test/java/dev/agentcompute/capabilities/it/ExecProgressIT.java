@@ -2,10 +2,7 @@ package dev.agentcompute.capabilities.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentcompute.capabilities.ComputeRuntime;
-import dev.agentcompute.capabilities.adapter.CapabilityDefinition;
 import dev.agentcompute.capabilities.adapter.instance.InstanceCapabilities;
-import dev.agentcompute.capabilities.adapter.sandbox.SandboxCapabilities;
 import dev.agentcompute.capabilities.model.ExecRequest;
 import dev.agentcompute.capabilities.model.ExecResult;
 import dev.agentcompute.capabilities.model.Progress;
@@ -13,9 +10,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * docs/capabilities.md#output-as-it-comes: only a foreground instance.exec reports its output lines
@@ -26,36 +23,18 @@ class ExecProgressIT {
   /** Six lines a second apart: past ExecProgress's quiet 3 s, so a reporting exec reports. */
   private static final String SLOW = "for i in 1 2 3 4 5 6; do echo line$i; sleep 1; done";
 
-  private static ComputeRuntime runtime;
-  private static List<CapabilityDefinition<?, ?>> caps;
+  @RegisterExtension static final RuntimeFixture IT = RuntimeFixture.perClass();
   private static String sandbox;
 
   @BeforeAll
   static void start() {
-    runtime = IncusHarness.start();
-    caps = runtime.capabilities();
-    sandbox = IncusHarness.uniqueName("itexp");
-    call(
-        "sandbox.create",
-        new SandboxCapabilities.CreateInput(
-            Optional.of(sandbox), Optional.empty(), OptionalLong.of(30), Optional.empty()));
+    IT.start(IncusHarness.config());
+    sandbox = IT.sandbox("itexp", OptionalLong.of(30));
     call("instance.create", InstanceCapabilities.CreateInput.of(sandbox, "c1", "busybox"));
   }
 
-  @AfterAll
-  static void stop() {
-    if (runtime == null) {
-      return;
-    }
-    try {
-      new ComputeCalls(runtime).deleteSandbox(sandbox);
-    } finally {
-      runtime.close();
-    }
-  }
-
   private static <O> O call(String name, Record input) {
-    return IncusHarness.call(caps, "operator", name, input);
+    return IT.call(name, input);
   }
 
   @Test
@@ -88,7 +67,7 @@ class ExecProgressIT {
     ExecResult result =
         Progress.reportingTo(
             reports::add,
-            () -> runtime.compute().instances().exec(sandbox, "c1", ExecRequest.shell(SLOW)));
+            () -> IT.runtime().compute().instances().exec(sandbox, "c1", ExecRequest.shell(SLOW)));
     assertThat(result.exit_code()).isZero();
     assertThat(result.stdout()).contains("line6");
     assertThat(reports).as("progress reported by an internal exec").isEmpty();

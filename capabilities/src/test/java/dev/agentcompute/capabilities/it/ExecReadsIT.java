@@ -2,20 +2,16 @@ package dev.agentcompute.capabilities.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentcompute.capabilities.ComputeRuntime;
-import dev.agentcompute.capabilities.adapter.CapabilityDefinition;
 import dev.agentcompute.capabilities.adapter.instance.InstanceCapabilities;
-import dev.agentcompute.capabilities.adapter.sandbox.SandboxCapabilities;
 import dev.agentcompute.capabilities.model.ExecResult;
 import dev.agentcompute.capabilities.model.NetworkKind;
 import dev.agentcompute.incus.IncusClient;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * docs/reference/exec-path.md: one instance.exec reads its sandbox's project once, on a bridge
@@ -24,49 +20,25 @@ import org.junit.jupiter.api.Test;
  */
 class ExecReadsIT {
   private final List<String> requests = new CopyOnWriteArrayList<>();
-  private final List<String> created = new ArrayList<>();
-  private IncusClient incus;
-  private ComputeRuntime runtime;
-  private List<CapabilityDefinition<?, ?>> caps;
+  @RegisterExtension final RuntimeFixture it = RuntimeFixture.perTest();
 
   private void start(IncusClient.Builder client, NetworkKind kind) {
-    incus =
+    IncusClient incus =
         client.onCall((method, path, status, nanos) -> requests.add(method + " " + path)).build();
     var config = IncusHarness.config().withDefaultNetworkKind(kind);
     if (kind == NetworkKind.OVN) {
       config = config.withOvnUplink(OvnTestStack.UPLINK);
     }
-    runtime = ComputeRuntime.startIncus(config, incus);
-    caps = runtime.capabilities();
-  }
-
-  @AfterEach
-  void stop() {
-    if (runtime == null) {
-      return;
-    }
-    try {
-      for (String name : created) {
-        new ComputeCalls(runtime).deleteSandbox(name);
-      }
-    } finally {
-      runtime.close();
-      incus.close();
-    }
+    it.start(config, incus);
   }
 
   private <O> O call(String name, Record input) {
-    return IncusHarness.call(caps, "operator", name, input);
+    return it.call(name, input);
   }
 
   /** A sandbox with one running busybox instance {@code c1}. */
   private String sandboxWithInstance(String prefix) {
-    String name = IncusHarness.uniqueName(prefix);
-    created.add(name);
-    call(
-        "sandbox.create",
-        new SandboxCapabilities.CreateInput(
-            Optional.of(name), Optional.empty(), OptionalLong.of(30), Optional.empty()));
+    String name = it.sandbox(prefix, OptionalLong.of(30));
     call("instance.create", InstanceCapabilities.CreateInput.of(name, "c1", "busybox"));
     return name;
   }

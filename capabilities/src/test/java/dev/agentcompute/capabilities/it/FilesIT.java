@@ -7,7 +7,6 @@ import dev.agentcompute.capabilities.ComputeRuntime;
 import dev.agentcompute.capabilities.adapter.CapabilityDefinition;
 import dev.agentcompute.capabilities.adapter.instance.FileCapabilities;
 import dev.agentcompute.capabilities.adapter.instance.InstanceCapabilities;
-import dev.agentcompute.capabilities.adapter.sandbox.SandboxCapabilities;
 import dev.agentcompute.capabilities.files.TransferGrants;
 import dev.agentcompute.capabilities.files.TransferGrants.Direction;
 import dev.agentcompute.capabilities.files.TransferGrants.Grant;
@@ -29,10 +28,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.SplittableRandom;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Files of any size on the real incusd through the capabilities' typed handlers and the file
@@ -43,7 +42,7 @@ import org.junit.jupiter.api.Timeout;
 class FilesIT {
   private static final String ME = "operator";
   private static final long MAX_UPLOAD = 4L << 20;
-  private static ComputeRuntime runtime;
+  @RegisterExtension static final RuntimeFixture IT = RuntimeFixture.perClass();
   private static List<CapabilityDefinition<?, ?>> caps;
   private static FileService files;
   private static String sb;
@@ -52,7 +51,7 @@ class FilesIT {
   static void start() {
     IncusPlatform incus =
         IncusPlatform.overUnixSocket(IncusHarness.socket(), IncusHarness.config());
-    runtime =
+    ComputeRuntime runtime =
         ComputeRuntime.prepare(
                 IncusHarness.config(),
                 List.of(incus.platform()),
@@ -66,28 +65,14 @@ class FilesIT {
                     new SecureRandom()),
                 incus)
             .startReaper();
-    caps = runtime.capabilities();
+    IT.use(runtime);
+    caps = IT.capabilities();
     files = runtime.compute().files();
-    sb = IncusHarness.uniqueName("itfiles");
-    call(
-        "sandbox.create",
-        new SandboxCapabilities.CreateInput(
-            Optional.of(sb), Optional.empty(), OptionalLong.empty(), Optional.empty()));
+    sb = IT.sandbox("itfiles", OptionalLong.empty());
     call("instance.create", InstanceCapabilities.CreateInput.of(sb, "c1", "busybox"));
     exec(
         "mkdir -p /root/d/sub && seq 1 20000 > /root/d/nums && ln -s /root/d/nums /root/d/link"
             + " && : > /root/d/empty && chmod 0600 /root/d/nums");
-  }
-
-  @AfterAll
-  static void stop() {
-    try {
-      if (sb != null) {
-        new ComputeCalls(runtime).deleteSandbox(sb);
-      }
-    } finally {
-      runtime.close();
-    }
   }
 
   private static <O> O call(String name, Record input) {

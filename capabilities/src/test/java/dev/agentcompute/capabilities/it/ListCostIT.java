@@ -2,19 +2,15 @@ package dev.agentcompute.capabilities.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentcompute.capabilities.ComputeRuntime;
-import dev.agentcompute.capabilities.adapter.CapabilityDefinition;
 import dev.agentcompute.capabilities.adapter.instance.InstanceCapabilities;
 import dev.agentcompute.capabilities.adapter.sandbox.SandboxCapabilities;
 import dev.agentcompute.incus.IncusClient;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * docs/reference/capabilities.md#sandboxlist-sandboxget: sandbox.list costs a constant number of
@@ -23,45 +19,23 @@ import org.junit.jupiter.api.Test;
  */
 class ListCostIT {
   private static final AtomicInteger requests = new AtomicInteger();
-  private static final List<String> created = new ArrayList<>();
-  private static IncusClient incus;
-  private static ComputeRuntime runtime;
-  private static List<CapabilityDefinition<?, ?>> caps;
+  @RegisterExtension static final RuntimeFixture IT = RuntimeFixture.perClass();
 
   @BeforeAll
   static void start() {
-    incus =
+    IT.start(
+        IncusHarness.config(),
         IncusClient.unixSocket(IncusHarness.socket())
             .onCall((method, path, status, nanos) -> requests.incrementAndGet())
-            .build();
-    runtime = ComputeRuntime.startIncus(IncusHarness.config(), incus);
-    caps = runtime.capabilities();
-  }
-
-  @AfterAll
-  static void stop() {
-    try {
-      for (String name : created) {
-        new ComputeCalls(runtime).deleteSandbox(name);
-      }
-    } finally {
-      runtime.close();
-      incus.close();
-    }
+            .build());
   }
 
   private static <O> O call(String name, Record input) {
-    return IncusHarness.call(caps, "operator", name, input);
+    return IT.call(name, input);
   }
 
   private static String sandbox() {
-    String name = IncusHarness.uniqueName("itlist");
-    created.add(name);
-    call(
-        "sandbox.create",
-        new SandboxCapabilities.CreateInput(
-            Optional.of(name), Optional.empty(), OptionalLong.of(30), Optional.empty()));
-    return name;
+    return IT.sandbox("itlist", OptionalLong.of(30));
   }
 
   private static int requestsOfOneList() {

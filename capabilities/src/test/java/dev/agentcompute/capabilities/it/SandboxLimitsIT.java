@@ -2,7 +2,6 @@ package dev.agentcompute.capabilities.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentcompute.capabilities.ComputeRuntime;
 import dev.agentcompute.capabilities.adapter.CapabilityDefinition;
 import dev.agentcompute.capabilities.adapter.instance.InstanceCapabilities;
 import dev.agentcompute.capabilities.adapter.sandbox.LimitsCapabilities;
@@ -13,8 +12,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * sandbox.limits on the real incusd: a server configured with a TTL other than the defaults states
@@ -22,31 +21,14 @@ import org.junit.jupiter.api.Test;
  * sandboxes and instances, not another identity's.
  */
 class SandboxLimitsIT {
-  private ComputeRuntime runtime;
-  private String sandbox;
-
-  @AfterEach
-  void stop() {
-    if (runtime == null) {
-      return;
-    }
-    try {
-      if (sandbox != null) {
-        new ComputeCalls(runtime).deleteSandbox(sandbox);
-      }
-    } finally {
-      runtime.close();
-    }
-  }
+  @RegisterExtension final RuntimeFixture it = RuntimeFixture.perTest();
 
   @Test
   void theConfiguredLimitsAndTheCallersUsageAreReported() {
-    runtime =
-        ComputeRuntime.startIncus(
-            IncusHarness.config()
-                .withTtl(new TtlPolicy(Duration.ofMinutes(45), Duration.ofMinutes(300))),
-            IncusHarness.socket());
-    List<CapabilityDefinition<?, ?>> caps = runtime.capabilities();
+    it.start(
+        IncusHarness.config()
+            .withTtl(new TtlPolicy(Duration.ofMinutes(45), Duration.ofMinutes(300))));
+    List<CapabilityDefinition<?, ?>> caps = it.capabilities();
     // Identities of their own: ITs of other runs share the incusd and the "operator" identity.
     String caller = IncusHarness.uniqueName("limits");
     String other = IncusHarness.uniqueName("other");
@@ -67,7 +49,7 @@ class SandboxLimitsIT {
                 .description())
         .contains("45 minutes on this server", "300 minutes on this server");
 
-    sandbox = IncusHarness.uniqueName("itlim");
+    String sandbox = it.created(IncusHarness.uniqueName("itlim"));
     IncusHarness.call(
         caps,
         caller,
