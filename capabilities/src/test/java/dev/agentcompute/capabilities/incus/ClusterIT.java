@@ -179,7 +179,8 @@ class ClusterIT {
     // Every rule decides from what the cluster reports now: the choice is Placement's over it.
     List<MemberLoad> loads = cluster.loads(true);
     assertThat(loads).extracting(MemberLoad::name).containsExactlyInAnyOrderElementsOf(members);
-    assertThat(loads).allSatisfy(m -> assertThat(m.freeRam()).isPositive());
+    // (read: an unread state is 0; a member whose usage and cache pass its limit reads negative)
+    assertThat(loads).allSatisfy(m -> assertThat(m.freeRam()).isNotZero());
     assertThat(placement.target(ovnSandbox(""), "")).get().isIn(members);
     try {
       stack.cli(
@@ -204,6 +205,74 @@ class ClusterIT {
         stack.cli("cluster", "unset", stack.remote() + ":" + m, "scheduler.instance");
       }
     }
+  }
+
+  /**
+   * Automatic placement follows the free RAM each member reports for itself. dev/cluster's members
+   * are unprivileged containers with different memory limits, so Incus answers their sysinfo(2)
+   * from their own memory cgroup: total_ram is the member's limit (no two agree; the host's figure
+   * would be the same for all) and free_ram what is left of it. The member reporting the most free
+   * RAM takes the instance (on a fresh cluster accl-m2, the largest limit); with
+   * scheduler.instance=manual on it, the next one by free RAM does. Its config is restored.
+   */
+  @Test
+  void automaticPlacementPicksTheMemberReportingTheMostFreeRam() throws Exception {
+    List<String> members = stack.members();
+    ClusterPlacement placement = new ClusterPlacement(new ClusterMembers(client));
+    Map<String, Long> totals = new LinkedHashMap<>();
+    for (String m : members) {
+      totals.put(m, client.cluster().memberState(m).sysinfo().totalRam());
+    }
+    assertThat(new HashSet<>(totals.values()))
+        .as("each member's total_ram is its own memory limit: %s", totals)
+        .hasSize(members.size());
+
+    String best = placedByFreeRam(placement, members);
+    String member = stack.remote() + ":" + best;
+    try {
+      stack.cli("cluster", "set", member, "scheduler.instance", "manual");
+      List<String> others = members.stream().filter(m -> !m.equals(best)).toList();
+      assertThat(placedByFreeRam(placement, others)).isIn(others);
+    } finally {
+      stack.cli("cluster", "unset", member, "scheduler.instance");
+    }
+    assertThat(client.cluster().member(best).config()).doesNotContainKey("scheduler.instance");
+  }
+
+  /**
+   * Places an instance automatically and checks that the choice is the candidate whose own {@code
+   * /state} reports the most free RAM, read just before and just after. Free RAM moves: when the
+   * two reads disagree on the leader the attempt is not counted (at most five attempts).
+   */
+  private static String placedByFreeRam(ClusterPlacement placement, List<String> candidates) {
+    List<String> moved = new ArrayList<>();
+    for (int attempt = 0; attempt < 5; attempt++) {
+      Map<String, Long> before = freeRam(candidates);
+      String chosen = placement.target(ovnSandbox(""), "").orElseThrow();
+      Map<String, Long> after = freeRam(candidates);
+      String leader = mostFreeRam(before);
+      if (leader.equals(mostFreeRam(after))) {
+        assertThat(chosen)
+            .as("automatic placement among %s (free RAM %s, then %s)", candidates, before, after)
+            .isEqualTo(leader);
+        return chosen;
+      }
+      moved.add(before + " then " + after);
+    }
+    throw new AssertionError(
+        "the member with the most free RAM changed during every placement: " + moved);
+  }
+
+  private static Map<String, Long> freeRam(List<String> members) {
+    Map<String, Long> free = new LinkedHashMap<>();
+    for (String m : members) {
+      free.put(m, client.cluster().memberState(m).sysinfo().freeRam());
+    }
+    return free;
+  }
+
+  private static String mostFreeRam(Map<String, Long> free) {
+    return free.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
   }
 
   /**
