@@ -127,6 +127,19 @@ public final class ComputeRuntime implements AutoCloseable {
     try {
       return java.net.InetAddress.getLocalHost().getHostName();
     } catch (java.net.UnknownHostException e) {
+      // A host whose own name does not resolve (a minimal Debian without an /etc/hosts entry for
+      // it or nss-myhostname, as the test cluster's members): the kernel's name still says which
+      // machine holds the lease.
+      return kernelHostName(Path.of("/proc/sys/kernel/hostname"));
+    }
+  }
+
+  /** The host name in {@code file} (the kernel's), or {@code unknown} when it cannot be read. */
+  static String kernelHostName(Path file) {
+    try {
+      String name = java.nio.file.Files.readString(file).strip();
+      return name.isEmpty() ? "unknown" : name;
+    } catch (java.io.IOException | RuntimeException e) {
       return "unknown";
     }
   }
