@@ -8,8 +8,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The host part of this server's name in the reaper lease when the host's own name does not
- * resolve (the test cluster's members): the kernel's host name, not {@code unknown}.
+ * The host part of this server's name in the reaper lease when the host's own name does not resolve
+ * (the test cluster's members): the kernel's host name, not {@code unknown}.
  */
 class ReaperHolderNameTest {
   @TempDir Path dir;
