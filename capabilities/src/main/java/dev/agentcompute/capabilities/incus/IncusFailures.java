@@ -181,6 +181,18 @@ final class IncusFailures {
     }
   }
 
+  /** Reads with {@code read}; an object that does not exist is empty. */
+  static <T> java.util.Optional<T> unlessNotFound(Supplier<T> read) {
+    try {
+      return java.util.Optional.of(read.get());
+    } catch (IncusException e) {
+      if (!isNotFound(e)) {
+        throw e;
+      }
+      return java.util.Optional.empty();
+    }
+  }
+
   static boolean isNotFound(IncusException e) {
     return kindOf(e) == Kind.NOT_FOUND;
   }

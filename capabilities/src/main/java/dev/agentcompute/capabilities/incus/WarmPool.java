@@ -389,14 +389,10 @@ final class WarmPool {
    * more than {@link #BRIDGE_ORPHANED} ago; returns the member, or null when it is kept.
    */
   private String sweepOrphan(String physical, Instant now) {
-    Network network;
-    try {
-      network = client.networks().get(physical);
-    } catch (IncusException e) {
-      if (IncusFailures.isNotFound(e)) {
-        return null;
-      }
-      throw e;
+    Network network =
+        IncusFailures.unlessNotFound(() -> client.networks().get(physical)).orElse(null);
+    if (network == null) {
+      return null;
     }
     String member = network.config().getOrDefault(Meta.SANDBOX, "");
     if (!member.startsWith(Meta.POOL_PREFIX)) {
@@ -416,24 +412,14 @@ final class WarmPool {
    * still missing. False when either changed.
    */
   private boolean deleteOrphan(String member, String physical) {
-    try {
-      client.projects().get(member);
+    if (IncusFailures.unlessNotFound(() -> client.projects().get(member)).isPresent()) {
       return false; // the member exists
-    } catch (IncusException e) {
-      if (!IncusFailures.isNotFound(e)) {
-        throw e;
-      }
     }
-    Network again;
-    try {
-      again = client.networks().get(physical);
-    } catch (IncusException e) {
-      if (IncusFailures.isNotFound(e)) {
-        return false;
-      }
-      throw e;
-    }
-    if (!member.equals(again.config().get(Meta.SANDBOX))) {
+    boolean stillTagged =
+        IncusFailures.unlessNotFound(() -> client.networks().get(physical))
+            .map(again -> member.equals(again.config().get(Meta.SANDBOX)))
+            .orElse(false);
+    if (!stillTagged) {
       return false;
     }
     bridges.delete(member, physical); // its fence goes too
