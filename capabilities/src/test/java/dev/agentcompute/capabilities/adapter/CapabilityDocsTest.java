@@ -147,4 +147,40 @@ class CapabilityDocsTest {
     assertThat(top("subnet lan", 1)).containsExactly("net.create");
     assertThat(top("template", 2)).contains("image.list");
   }
+
+  @Test
+  void aMultiStepQueryFindsEveryStep() throws Exception {
+    // Ranked whole, this query found only instance.* (two thirds of its 8 tokens in one entry).
+    List<String> page = top("create sandbox, list images, start container, run command", 20);
+    assertThat(page).contains("sandbox.create", "image.list", "instance.create", "instance.exec");
+    assertThat(page).doesNotHaveDuplicates();
+    assertThat(top("create sandbox, list images, start container, run command", 4))
+        .containsExactly("sandbox.create", "image.list", "instance.create", "instance.exec");
+    assertThat(top("list images and then run command", 2))
+        .containsExactly("image.list", "instance.exec");
+  }
+
+  @Test
+  void aSingleClauseQueryRanksAsBefore() throws Exception {
+    // The ranking the whole-query rule gave before clauses were split.
+    assertThat(top("instance ip address", 20))
+        .containsExactly(
+            "instance.get",
+            "sandbox.get",
+            "net.attach",
+            "net.forward",
+            "instance.wait",
+            "instance.list",
+            "instance.create",
+            "net.acl.add",
+            "instance.snapshot.restore",
+            "desktop.info");
+    assertThat(top("create sandbox list images start container run command", 20))
+        .containsExactly(
+            "instance.create",
+            "instance.exec",
+            "instance.process.list",
+            "instance.wait",
+            "instance.process.get");
+  }
 }
