@@ -174,6 +174,8 @@ class CapabilityDocsTest {
             "instance.create",
             "net.acl.add",
             "instance.snapshot.restore",
+            // Since its summary says instances get "addresses" only with dhcp=True.
+            "net.create",
             "desktop.info");
     assertThat(top("create sandbox list images start container run command", 20))
         .containsExactly(
@@ -182,5 +184,17 @@ class CapabilityDocsTest {
             "instance.process.list",
             "instance.wait",
             "instance.process.get");
+  }
+
+  @Test
+  void netCreateSaysABridgeGivesAddressesOnlyWithDhcp() throws Exception {
+    // A bridge network defaults to dhcp=False, and its instances then get no address: the
+    // summary search_api shows and the description describe_api shows both say so.
+    String rule = "instances get addresses only with dhcp=True";
+    SearchResult hit =
+        server.search(Context.background(), SUBJECT, "net.create").results().getFirst();
+    assertThat(hit.name()).isEqualTo("net.create");
+    assertThat(hit.summary()).containsIgnoringCase(rule).contains("default False on bridge");
+    assertThat(describe("net.create")).contains(rule, "pass dhcp=True");
   }
 }
