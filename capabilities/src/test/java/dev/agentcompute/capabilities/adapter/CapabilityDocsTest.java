@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.agentcompute.capabilities.config.ComputeConfig;
 import dev.agentcompute.capabilities.config.Quotas;
 import dev.agentcompute.capabilities.model.TtlPolicy;
+import dev.agentcompute.capabilities.model.WaitStage;
 import dev.agentcompute.codemode.Context;
 import dev.agentcompute.codemode.Description;
 import dev.agentcompute.codemode.FieldShape;
@@ -196,5 +197,26 @@ class CapabilityDocsTest {
     assertThat(hit.name()).isEqualTo("net.create");
     assertThat(hit.summary()).containsIgnoringCase(rule).contains("default False on bridge");
     assertThat(describe("net.create")).contains(rule, "pass dhcp=True");
+  }
+
+  @Test
+  void instanceWaitsSignatureListsTheStages() throws Exception {
+    Description d = server.describe(Context.background(), SUBJECT, "instance.wait");
+    String stages =
+        String.join(
+            " | ",
+            java.util.Arrays.stream(WaitStage.values())
+                .map(w -> "\"" + w.wireName() + "\"")
+                .toList());
+    assertThat(d.signature())
+        .isEqualTo(
+            "instance.wait(*, sandbox: str, name: str, until: "
+                + stages
+                + ", timeout_seconds: int | None)")
+        .contains("until: \"running\" | \"agent\" | \"network\" | \"desktop\" | \"stopped\",");
+    // The input shape (the schema contract) is unchanged.
+    assertThat(d.input()).contains(new FieldShape("until", "str", true));
+    assertThat(server.search(Context.background(), SUBJECT, "instance.wait").results().getFirst())
+        .isEqualTo(new SearchResult("instance.wait", d.signature(), d.summary()));
   }
 }
