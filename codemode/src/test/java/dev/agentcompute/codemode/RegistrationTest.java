@@ -261,6 +261,78 @@ class RegistrationTest {
     }
   }
 
+  record Stages(
+      @OneOf({"up", "down"}) String until,
+      @OneOf({"a\"b"}) java.util.Optional<String> mode,
+      long n) {}
+
+  record OneOfInt(@OneOf({"1"}) long n) {}
+
+  record OneOfEmpty(@OneOf({}) String s) {}
+
+  record OneOfNested(Inner w) {}
+
+  record Inner(@OneOf({"x"}) String s) {}
+
+  record OneOfOut(@OneOf({"x"}) String s) {}
+
+  @Test
+  void oneOfShowsTheValuesInTheSignatureAndKeepsTheShapeStr() throws CodeModeException {
+    try (Server s =
+        CodeMode.builder(Fixtures.allowAll())
+            .register(
+                Capability.named("t.wait", Stages.class, StatusOut.class)
+                    .summary("s")
+                    .handler((c, x, i) -> new StatusOut("ok")))
+            .build()) {
+      Description d =
+          s.describe(
+              Context.background(), new dev.agentcompute.codemode.authz.Subject("u"), "t.wait");
+      assertThat(d.signature())
+          .isEqualTo("t.wait(*, until: \"up\" | \"down\", mode: \"a\\\"b\" | None, n: int)");
+      assertThat(d.input())
+          .containsExactly(
+              new FieldShape("until", "str", true),
+              new FieldShape("mode", "str | None", false),
+              new FieldShape("n", "int", true));
+      assertThat(
+              s.search(
+                      Context.background(),
+                      new dev.agentcompute.codemode.authz.Subject("u"),
+                      "t.wait")
+                  .results()
+                  .getFirst()
+                  .signature())
+          .isEqualTo(d.signature());
+    }
+  }
+
+  @Test
+  void oneOfIsOnlyForRootStrInputsWithValues() {
+    CodeModeException e =
+        buildFailure(
+            Fixtures.allowAll(),
+            Capability.named("t.a", OneOfInt.class, StatusOut.class)
+                .summary("s")
+                .handler((c, s, i) -> null),
+            Capability.named("t.b", OneOfEmpty.class, StatusOut.class)
+                .summary("s")
+                .handler((c, s, i) -> null),
+            Capability.named("t.c", OneOfNested.class, StatusOut.class)
+                .summary("s")
+                .handler((c, s, i) -> null),
+            Capability.named("t.d", Empty.class, OneOfOut.class)
+                .summary("s")
+                .handler((c, s, i) -> null));
+    assertThat(e.getMessage())
+        .contains(
+            "capability \"t.a\": input: \"n\" (OneOfInt.n) cannot use oneof: only root str inputs"
+                + " list their values")
+        .contains("capability \"t.b\": input: \"s\" (OneOfEmpty.s) cannot use oneof without values")
+        .contains("capability \"t.c\": input: \"s\" (Inner.s) cannot use oneof")
+        .contains("capability \"t.d\": output: \"s\" (OneOfOut.s) cannot use oneof");
+  }
+
   @Test
   void capabilityDefaults() {
     Capability<LookupIn, LookupOut> c =

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.agentcompute.capabilities.config.ComputeConfig;
 import dev.agentcompute.capabilities.config.Quotas;
 import dev.agentcompute.capabilities.model.TtlPolicy;
+import dev.agentcompute.capabilities.model.WaitStage;
 import dev.agentcompute.codemode.Context;
 import dev.agentcompute.codemode.Description;
 import dev.agentcompute.codemode.FieldShape;
@@ -146,5 +147,76 @@ class CapabilityDocsTest {
     assertThat(top("my quota and limits", 1)).containsExactly("sandbox.limits");
     assertThat(top("subnet lan", 1)).containsExactly("net.create");
     assertThat(top("template", 2)).contains("image.list");
+  }
+
+  @Test
+  void aMultiStepQueryFindsEveryStep() throws Exception {
+    // Ranked whole, this query found only instance.* (two thirds of its 8 tokens in one entry).
+    List<String> page = top("create sandbox, list images, start container, run command", 20);
+    assertThat(page).contains("sandbox.create", "image.list", "instance.create", "instance.exec");
+    assertThat(page).doesNotHaveDuplicates();
+    assertThat(top("create sandbox, list images, start container, run command", 4))
+        .containsExactly("sandbox.create", "image.list", "instance.create", "instance.exec");
+    assertThat(top("list images and then run command", 2))
+        .containsExactly("image.list", "instance.exec");
+  }
+
+  @Test
+  void aSingleClauseQueryRanksAsBefore() throws Exception {
+    // The ranking the whole-query rule gave before clauses were split.
+    assertThat(top("instance ip address", 20))
+        .containsExactly(
+            "instance.get",
+            "sandbox.get",
+            "net.attach",
+            "net.forward",
+            "instance.wait",
+            "instance.list",
+            "instance.create",
+            "net.acl.add",
+            "instance.snapshot.restore",
+            // Since its summary says instances get "addresses" only with dhcp=True.
+            "net.create",
+            "desktop.info");
+    assertThat(top("create sandbox list images start container run command", 20))
+        .containsExactly(
+            "instance.create",
+            "instance.exec",
+            "instance.process.list",
+            "instance.wait",
+            "instance.process.get");
+  }
+
+  @Test
+  void netCreateSaysABridgeGivesAddressesOnlyWithDhcp() throws Exception {
+    // A bridge network defaults to dhcp=False, and its instances then get no address: the
+    // summary search_api shows and the description describe_api shows both say so.
+    String rule = "instances get addresses only with dhcp=True";
+    SearchResult hit =
+        server.search(Context.background(), SUBJECT, "net.create").results().getFirst();
+    assertThat(hit.name()).isEqualTo("net.create");
+    assertThat(hit.summary()).containsIgnoringCase(rule).contains("default False on bridge");
+    assertThat(describe("net.create")).contains(rule, "pass dhcp=True");
+  }
+
+  @Test
+  void instanceWaitsSignatureListsTheStages() throws Exception {
+    Description d = server.describe(Context.background(), SUBJECT, "instance.wait");
+    String stages =
+        String.join(
+            " | ",
+            java.util.Arrays.stream(WaitStage.values())
+                .map(w -> "\"" + w.wireName() + "\"")
+                .toList());
+    assertThat(d.signature())
+        .isEqualTo(
+            "instance.wait(*, sandbox: str, name: str, until: "
+                + stages
+                + ", timeout_seconds: int | None)")
+        .contains("until: \"running\" | \"agent\" | \"network\" | \"desktop\" | \"stopped\",");
+    // The input shape (the schema contract) is unchanged.
+    assertThat(d.input()).contains(new FieldShape("until", "str", true));
+    assertThat(server.search(Context.background(), SUBJECT, "instance.wait").results().getFirst())
+        .isEqualTo(new SearchResult("instance.wait", d.signature(), d.summary()));
   }
 }

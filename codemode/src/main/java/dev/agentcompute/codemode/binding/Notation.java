@@ -1,6 +1,8 @@
 package dev.agentcompute.codemode.binding;
 
 import dev.agentcompute.codemode.FieldShape;
+import dev.agentcompute.codemode.OneOf;
+import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -65,17 +67,44 @@ public final class Notation {
     return Names.isIdentifierSyntax(name);
   }
 
-  /** {@code name(*, a: T, b: U | None)} or {@code name()}. */
+  /**
+   * {@code name(*, a: T, b: U | None)} or {@code name()}; a {@link OneOf} input shows its values
+   * instead of {@code str}: {@code until: "running" | "stopped"} (ours).
+   */
   public static String signature(String name, TypeNode.Struct input) {
     StringBuilder b = new StringBuilder(name).append('(');
     if (!input.fields().isEmpty()) {
       b.append("*");
       for (TypeNode.Field f : input.fields()) {
         b.append(", ").append(f.name()).append(": ");
-        write(b, f.type());
+        List<String> values = oneOf(input, f);
+        if (values.isEmpty()) {
+          write(b, f.type());
+          continue;
+        }
+        for (int i = 0; i < values.size(); i++) {
+          b.append(i == 0 ? "" : " | ").append(GoQuote.quote(values.get(i)));
+        }
+        if (f.type() instanceof TypeNode.Opt) {
+          b.append(" | None");
+        }
       }
     }
     return b.append(')').toString();
+  }
+
+  /** The values a root input lists with {@link OneOf}; empty when it lists none. */
+  static List<String> oneOf(TypeNode.Struct input, TypeNode.Field f) {
+    if (f.accessor() == null || !input.type().isRecord()) {
+      return List.of();
+    }
+    for (RecordComponent rc : input.type().getRecordComponents()) {
+      if (rc.getAccessor().equals(f.accessor())) {
+        OneOf oneOf = rc.getAnnotation(OneOf.class);
+        return oneOf == null ? List.of() : List.of(oneOf.value());
+      }
+    }
+    return List.of();
   }
 
   /** Root input fields: optional inputs render {@code T | None} and are not required. */

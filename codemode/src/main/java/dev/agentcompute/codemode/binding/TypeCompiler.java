@@ -1,6 +1,7 @@
 package dev.agentcompute.codemode.binding;
 
 import dev.agentcompute.codemode.OmitEmpty;
+import dev.agentcompute.codemode.OneOf;
 import dev.agentcompute.codemode.StarlarkName;
 import dev.agentcompute.codemode.Unsigned;
 import java.lang.annotation.Annotation;
@@ -103,6 +104,23 @@ public final class TypeCompiler {
               role == Role.INPUT
                   ? "required input " + GoQuote.quote(name) + " cannot use omitempty"
                   : "output field " + GoQuote.quote(name) + " cannot use omitempty");
+        }
+        OneOf oneOf = rc.getAnnotation(OneOf.class);
+        if (oneOf != null) {
+          boolean str =
+              node instanceof TypeNode.Str
+                  || (node instanceof TypeNode.Opt o && o.elem() instanceof TypeNode.Str);
+          if (!(root && role == Role.INPUT && str)) {
+            throw new TypeException(
+                GoQuote.quote(name)
+                    + " ("
+                    + where
+                    + ") cannot use oneof: only root str inputs list their values");
+          }
+          if (oneOf.value().length == 0) {
+            throw new TypeException(
+                GoQuote.quote(name) + " (" + where + ") cannot use oneof without values");
+          }
         }
         rc.getAccessor().setAccessible(true);
         fields.add(new TypeNode.Field(name, node, omit, rc.getAccessor()));

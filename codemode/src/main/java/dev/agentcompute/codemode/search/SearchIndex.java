@@ -14,6 +14,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Relevance search over enabled capabilities: exact and prefix token matches weighted by field
@@ -62,7 +63,8 @@ public final class SearchIndex {
   /**
    * Ranks {@code visible} (a subset of the catalog) for the query tokens and packs the page that
    * starts {@code offset} candidates into the ranking. {@code truncated} says eligible candidates
-   * remain after the page.
+   * remain after the page. A query of several clauses ({@link #clauses}) ranks each clause alone
+   * and interleaves the rankings (ours; the original ranks the whole query at once).
    */
   public SearchResponse search(
       String query, List<String> q, List<Entry> visible, long maxResults, long offset) {
@@ -79,6 +81,78 @@ public final class SearchIndex {
         df.merge(t, 1, Integer::sum);
       }
     }
+    List<String> texts = new ArrayList<>();
+    List<List<String>> tokens = new ArrayList<>();
+    for (String clause : clauses(query)) {
+      List<String> t = Tokenizer.distinct(clause);
+      if (!t.isEmpty()) {
+        texts.add(clause);
+        tokens.add(t);
+      }
+    }
+    List<Entry> ranked;
+    if (tokens.size() <= 1) {
+      ranked = rank(query, q, visible, df);
+    } else {
+      List<List<Entry>> each = new ArrayList<>();
+      for (int i = 0; i < tokens.size(); i++) {
+        each.add(rank(texts.get(i), tokens.get(i), visible, df));
+      }
+      ranked = interleave(each);
+    }
+    List<SearchResult> results = new ArrayList<>();
+    long used = 12;
+    boolean truncated = false;
+    for (Entry r : ranked.subList((int) Math.min(offset, ranked.size()), ranked.size())) {
+      if (results.size() == maxResults) {
+        truncated = true;
+        break;
+      }
+      long size = Catalog.compactResultSize(r);
+      long comma = results.isEmpty() ? 0 : 1;
+      if (used + comma + size + 20 > Catalog.MAX_RESPONSE_BYTES) {
+        truncated = true;
+        break;
+      }
+      used += comma + size;
+      results.add(r.searchResult());
+    }
+    return new SearchResponse(results, truncated);
+  }
+
+  /**
+   * The clauses of a query (ours): it is split at commas, semicolons, line breaks and the word
+   * "then" (any case), so "create sandbox, list images and then run command" has three. A query
+   * with one clause that has tokens is ranked whole, exactly as the original ranks it.
+   */
+  static List<String> clauses(String query) {
+    return List.of(CLAUSE_SEPARATOR.split(query, -1));
+  }
+
+  private static final Pattern CLAUSE_SEPARATOR =
+      Pattern.compile("[,;\\r\\n]|(?<![\\p{L}\\p{N}])(?i:then)(?![\\p{L}\\p{N}])");
+
+  /** Each ranking's first, then each one's second, ..., a capability only where it first comes. */
+  private static List<Entry> interleave(List<List<Entry>> rankings) {
+    Set<Entry> seen = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+    List<Entry> out = new ArrayList<>();
+    int longest = 0;
+    for (List<Entry> r : rankings) {
+      longest = Math.max(longest, r.size());
+    }
+    for (int rank = 0; rank < longest; rank++) {
+      for (List<Entry> r : rankings) {
+        if (rank < r.size() && seen.add(r.get(rank))) {
+          out.add(r.get(rank));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The eligible candidates for one clause, best first (R33 to R35). */
+  private List<Entry> rank(
+      String query, List<String> q, List<Entry> visible, Map<String, Integer> df) {
     long n = visible.size();
     int required = q.size() == 1 ? 1 : q.size() == 2 ? 2 : (2 * q.size() + 2) / 3;
     String exactName = GoStrings.toLower(GoStrings.trimSpace(query));
@@ -130,24 +204,7 @@ public final class SearchIndex {
           }
           return Catalog.compareBytes(a.entry().name(), b.entry().name());
         });
-    List<SearchResult> results = new ArrayList<>();
-    long used = 12;
-    boolean truncated = false;
-    for (Ranked r : ranked.subList((int) Math.min(offset, ranked.size()), ranked.size())) {
-      if (results.size() == maxResults) {
-        truncated = true;
-        break;
-      }
-      long size = Catalog.compactResultSize(r.entry());
-      long comma = results.isEmpty() ? 0 : 1;
-      if (used + comma + size + 20 > Catalog.MAX_RESPONSE_BYTES) {
-        truncated = true;
-        break;
-      }
-      used += comma + size;
-      results.add(r.entry().searchResult());
-    }
-    return new SearchResponse(results, truncated);
+    return ranked.stream().map(Ranked::entry).toList();
   }
 
   private static List<String> dedupe(List<String> tokens) {

@@ -15,6 +15,7 @@ import dev.agentcompute.capabilities.service.FileService;
 import dev.agentcompute.capabilities.service.InstanceService;
 import dev.agentcompute.capabilities.service.ProcessService;
 import dev.agentcompute.capabilities.service.SnapshotService;
+import dev.agentcompute.codemode.OneOf;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -105,8 +106,12 @@ public final class InstanceCapabilities {
 
   public record StateOutput(String status) {}
 
+  /** {@code until}'s values are {@link WaitStage}'s wire names (CapabilityDocsTest). */
   public record WaitInput(
-      String sandbox, String name, String until, OptionalLong timeout_seconds) {}
+      String sandbox,
+      String name,
+      @OneOf({"running", "agent", "network", "desktop", "stopped"}) String until,
+      OptionalLong timeout_seconds) {}
 
   public record WaitOutput(String status, long elapsed_seconds) {}
 

@@ -63,8 +63,9 @@ public final class NetCapabilities {
     return List.of(
         new CapabilityDefinition<>(
             "net.create",
-            "Create a sandbox network. nat=false networks are unreachable from outside the sandbox; attach a router "
-                + "instance or use net.peer. No uplink gateway is accepted.",
+            "Create a sandbox network. Instances get addresses only with dhcp=True (default False on"
+                + " bridge). nat=false networks are unreachable from outside the sandbox; attach a"
+                + " router instance or use net.peer. No uplink gateway is accepted.",
             List.of("network", "bridge", "subnet", "lan"),
             CreateInput.class,
             NetworkView.class,
