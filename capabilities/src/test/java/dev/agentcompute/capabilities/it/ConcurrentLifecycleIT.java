@@ -34,6 +34,7 @@ class ConcurrentLifecycleIT {
    * of a 2-core machine, most of it incusd's, so the default keeps the whole run's time in bounds.
    */
   private static final int CYCLES = Integer.getInteger("concurrent.cycles", 10);
+
   private static final String PREFIX = IncusHarness.uniqueName("itcc");
 
   private static ComputeRuntime runtime;
