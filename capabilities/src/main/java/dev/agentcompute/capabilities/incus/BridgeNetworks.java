@@ -2,6 +2,7 @@ package dev.agentcompute.capabilities.incus;
 
 import dev.agentcompute.capabilities.model.BackendException;
 import dev.agentcompute.capabilities.model.BackendException.Kind;
+import dev.agentcompute.capabilities.model.NetworkPlan;
 import dev.agentcompute.capabilities.model.SandboxNetwork;
 import dev.agentcompute.incus.IncusClient;
 import dev.agentcompute.incus.IncusException;
@@ -78,43 +79,31 @@ final class BridgeNetworks {
   }
 
   /**
-   * Creates a bridge. With an explicit {@code cidr} it is used verbatim; otherwise a network with
-   * any of DHCP, NAT or DNS gets the next free block of the pool, and one with none is a bare L2
-   * bridge.
+   * Creates the bridge {@code physical} for {@code plan}. With an explicit {@code plan.cidr()} it
+   * is used verbatim; otherwise a network with any of DHCP, NAT or DNS gets the next free block of
+   * the pool, and one with none is a bare L2 bridge.
    */
-  SandboxNetwork create(
-      String sandbox,
-      String logical,
-      String physical,
-      String cidr,
-      boolean dhcp,
-      boolean nat,
-      boolean dns) {
-    return create(sandbox, logical, physical, cidr, dhcp, nat, dns, Map.of());
+  SandboxNetwork create(String sandbox, String physical, NetworkPlan plan) {
+    return create(sandbox, physical, plan, Map.of());
   }
 
   /**
-   * {@link #create}, with {@code extraTags} added to the bridge's config (a pool member's time).
+   * {@link #create(String, String, NetworkPlan)}, with {@code extraTags} added to the bridge's
+   * config (a pool member's time).
    */
   SandboxNetwork create(
-      String sandbox,
-      String logical,
-      String physical,
-      String cidr,
-      boolean dhcp,
-      boolean nat,
-      boolean dns,
-      Map<String, String> extraTags) {
-    if (!(dhcp || nat || dns) && (cidr == null || cidr.isEmpty())) {
-      createBridge(sandbox, logical, physical, "none", dhcp, nat, dns, extraTags);
-      return SandboxNetwork.of(logical, "bridge", "none");
+      String sandbox, String physical, NetworkPlan plan, Map<String, String> extraTags) {
+    String cidr = plan.cidr();
+    if (!(plan.dhcp() || plan.nat() || plan.dns()) && (cidr == null || cidr.isEmpty())) {
+      createBridge(sandbox, physical, plan, "none", extraTags);
+      return SandboxNetwork.of(plan.name(), "bridge", "none");
     }
     String address =
         claims.claim(
             cidr,
             new SubnetClaims.Claimant("default", physical),
             a -> {
-              createBridge(sandbox, logical, physical, a, dhcp, nat, dns, extraTags);
+              createBridge(sandbox, physical, plan, a, extraTags);
               return a;
             },
             () -> {
@@ -123,17 +112,14 @@ final class BridgeNetworks {
                   () -> IncusFailures.ignoreNotFound(() -> networks.delete(physical)));
               fences.delete(physical);
             });
-    return SandboxNetwork.of(logical, "bridge", address);
+    return SandboxNetwork.of(plan.name(), "bridge", address);
   }
 
   private void createBridge(
       String sandbox,
-      String logical,
       String physical,
+      NetworkPlan plan,
       String address,
-      boolean dhcp,
-      boolean nat,
-      boolean dns,
       Map<String, String> extraTags) {
     // Every new bridge checks the baseline against the host's addresses as they are now: an
     // interface that appeared since the last bridge (another bridge, a VPN) is rejected from here
@@ -141,16 +127,16 @@ final class BridgeNetworks {
     baseline.apply();
     Map<String, String> cfg = new LinkedHashMap<>();
     cfg.put("ipv4.address", address);
-    cfg.put("ipv4.nat", Boolean.toString(nat));
-    cfg.put("ipv4.dhcp", Boolean.toString(dhcp));
+    cfg.put("ipv4.nat", Boolean.toString(plan.nat()));
+    cfg.put("ipv4.dhcp", Boolean.toString(plan.dhcp()));
     cfg.put("ipv6.address", "none");
-    cfg.put("dns.mode", dns ? "managed" : "none");
+    cfg.put("dns.mode", plan.dns() ? "managed" : "none");
     boolean fenced = dev.agentcompute.capabilities.model.Ipv4Cidr.parse(address).isPresent();
     cfg.putAll(baseline.bridgeConfig(physical, fenced));
-    cfg.putAll(Meta.tags(sandbox, logical));
+    cfg.putAll(Meta.tags(sandbox, plan.name()));
     cfg.putAll(extraTags);
-    NetworkSpec spec = new NetworkSpec(physical, "bridge", description(sandbox, logical), cfg);
-    fences.write(sandbox, logical, physical, address, nat);
+    NetworkSpec spec = new NetworkSpec(physical, "bridge", description(sandbox, plan.name()), cfg);
+    fences.write(sandbox, plan.name(), physical, address, plan.nat());
     try {
       IncusRaces.retried("create bridge " + physical, () -> createOrAdopt(spec, sandbox));
     } catch (RuntimeException e) {

@@ -75,8 +75,7 @@ final class IncusNetworkDriver implements NetworkDriver {
           cfg.put(ACCESS_KEY, String.join(",", access));
         });
     try {
-      return bridges.create(
-          sandbox.name(), plan.name(), physical, plan.cidr(), plan.dhcp(), plan.nat(), plan.dns());
+      return bridges.create(sandbox.name(), physical, plan);
     } catch (RuntimeException e) {
       // Nothing half-done: a bridge that was refused (subnet in use) or failed keeps no
       // reservation in the sandbox.

@@ -85,7 +85,7 @@ final class IncusSandboxStore implements SandboxStore {
     Map<String, String> cfg = bridgeProject(config, physical, sandbox.member());
     cfg.putAll(SandboxProjects.metadata(sandbox));
     createProject(sandbox, cfg);
-    bridges.create(sandbox.name(), "default", physical, null, true, true, true);
+    bridges.create(sandbox.name(), physical, NetworkPlan.sandboxDefault());
   }
 
   /**

@@ -4,6 +4,7 @@ import dev.agentcompute.capabilities.config.ComputeConfig;
 import dev.agentcompute.capabilities.model.BackendException;
 import dev.agentcompute.capabilities.model.BackendException.Kind;
 import dev.agentcompute.capabilities.model.NetworkKind;
+import dev.agentcompute.capabilities.model.NetworkPlan;
 import dev.agentcompute.capabilities.model.Sandbox;
 import dev.agentcompute.capabilities.model.Timestamps;
 import dev.agentcompute.incus.IncusClient;
@@ -294,12 +295,8 @@ final class WarmPool {
     try {
       bridges.create(
           member,
-          "default",
           physical,
-          null,
-          true,
-          true,
-          true,
+          NetworkPlan.sandboxDefault(),
           Map.of(Meta.POOL_PREPARED_AT, preparedAt));
     } catch (RuntimeException e) {
       discardQuietly(member, e);

@@ -12,6 +12,7 @@ import dev.agentcompute.capabilities.model.BackendException;
 import dev.agentcompute.capabilities.model.ExecRequest;
 import dev.agentcompute.capabilities.model.ExecResult;
 import dev.agentcompute.capabilities.model.NetworkKind;
+import dev.agentcompute.capabilities.model.NetworkPlan;
 import dev.agentcompute.capabilities.model.Sandbox;
 import dev.agentcompute.capabilities.model.SandboxInstance;
 import dev.agentcompute.capabilities.model.SubnetPool;
@@ -475,7 +476,7 @@ class ClusterIT {
           .onTarget(first)
           .networks()
           .create(new NetworkSpec(resumed, "bridge", "agentcompute " + sb + "/default", Map.of()));
-      bridges.create(sb, "default", resumed, null, true, true, true);
+      bridges.create(sb, resumed, NetworkPlan.sandboxDefault());
       Network created = client.networks().get(resumed);
       assertThat(created.status()).isEqualTo("Created");
       assertThat(created.locations()).containsExactlyInAnyOrderElementsOf(stack.members());
@@ -486,7 +487,12 @@ class ClusterIT {
           .onTarget(first)
           .networks()
           .create(new NetworkSpec(foreign, "bridge", "agentcompute other/default", Map.of()));
-      assertThatThrownBy(() -> bridges.create(sb, "lan", foreign, null, true, true, true))
+      assertThatThrownBy(
+              () ->
+                  bridges.create(
+                      sb,
+                      foreign,
+                      new NetworkPlan("lan", NetworkKind.BRIDGE, null, true, true, true)))
           .isInstanceOf(IncusException.Conflict.class)
           .hasMessageContaining("is already defined on member");
       assertThat(client.networks().get(foreign).status()).isEqualTo("Pending");
