@@ -34,6 +34,9 @@ public final class CodeModeBench {
         CodeMode.serveWorkerAndExit();
         boolean startsOnly = args.length > 0 && args[0].equals("starts");
         int samples = args.length > 0 && !startsOnly ? Integer.parseInt(args[0]) : 200;
+        System.out.println("host JVM collector (the JVM's default, as the server's): " + String.join(", ",
+                java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().stream()
+                        .map(java.lang.management.GarbageCollectorMXBean::getName).toList()));
         // Building a server trains the workers' AOT cache; its command is what the pool starts.
         // Jailed (bubblewrap) and unjailed worker starts, measured back to back in this run.
         double unjailedCpu;
