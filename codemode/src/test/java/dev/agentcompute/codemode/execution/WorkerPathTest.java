@@ -2,12 +2,10 @@ package dev.agentcompute.codemode.execution;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentcompute.codemode.CodeMode;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -27,13 +25,7 @@ class WorkerPathTest {
   @Test
   void aWorkersStartAndFirstExecutionLoadNoSwitchBootstraps(@TempDir Path dir) throws Exception {
     Path log = dir.resolve("classes.txt");
-    List<String> cmd = new ArrayList<>(WorkerCommand.build(128L << 20));
-    cmd.removeIf(a -> a.startsWith("-Xlog") || a.startsWith("-XX:AOTCache"));
-    cmd.add(1, "-Xlog:class+load=info:file=" + log);
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD);
-    pb.environment().clear();
-    pb.environment().put(CodeMode.WORKER_MARKER, "1");
-    Process p = pb.start();
+    Process p = ClassLoggingWorker.start(log);
     // One execution with a native call after the warm-up: every frame type and value kind.
     byte[] exec =
         ("{\"type\":\"exec\",\"version\":1,\"source\":\"def main():\\n    return 1\\n\","

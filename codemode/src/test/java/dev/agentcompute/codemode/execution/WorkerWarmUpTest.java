@@ -2,14 +2,12 @@ package dev.agentcompute.codemode.execution;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentcompute.codemode.CodeMode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -29,13 +27,7 @@ class WorkerWarmUpTest {
   @Test
   void aWarmedWorkersFirstExecutionLoadsNoClassOfOurs(@TempDir Path dir) throws Exception {
     Path log = dir.resolve("classes.txt");
-    List<String> cmd = new ArrayList<>(WorkerCommand.build(128L << 20));
-    cmd.removeIf(a -> a.startsWith("-Xlog") || a.startsWith("-XX:AOTCache"));
-    cmd.add(1, "-Xlog:class+load=info:file=" + log);
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD);
-    pb.environment().clear();
-    pb.environment().put(CodeMode.WORKER_MARKER, "1");
-    Process p = pb.start();
+    Process p = ClassLoggingWorker.start(log);
     try {
       awaitReadingStdin(p);
       int warmedUp = Files.readAllLines(log).size();
