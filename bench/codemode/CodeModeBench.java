@@ -130,8 +130,11 @@ public final class CodeModeBench {
             out.write(probe);
             out.flush();
             DataInputStream in = new DataInputStream(p.getInputStream());
-            int len = in.readInt();
-            in.readNBytes(len);
+            // The worker's ready frame (written once it is started), then the execution's result.
+            for (int frame = 0; frame < 2; frame++) {
+                int len = in.readInt();
+                in.readNBytes(len);
+            }
             long t1 = System.nanoTime();
             // A jailed worker is bubblewrap's descendant: count the CPU of the whole tree, and the
             // RSS of the largest process (the JVM).

@@ -114,7 +114,8 @@ public final class Executor implements AutoCloseable {
             limits.maxSlotWait(),
             spares,
             limits.maxExecutionsPerWorker() > 1 ? limits.maxWorkerIdleTime() : null,
-            services.clock());
+            services.clock(),
+            WorkerPool.Starts.perCore());
   }
 
   /** Checks frame caps, probes the worker entry, and starts the pool. */
@@ -258,6 +259,14 @@ public final class Executor implements AutoCloseable {
               keepAlive,
               guidance);
       FrameIO.write(w.out, Frames.encode(exec));
+      if (!w.ready) {
+        // Started for this execution: its ready frame comes first, and ends its start.
+        boolean ready = w.readReady();
+        pool.warmed(w);
+        if (!ready) {
+          throw endedWithoutTerminal(run, w, retained);
+        }
+      }
       long[] remaining = {limits.maxIntermediateValueBytes()};
       long calls = 0;
       while (true) {

@@ -121,6 +121,10 @@ final class Probe {
       byte[] payload;
       try {
         payload = FrameIO.read(in, Frames.PROBE_CAP);
+        if (payload != null && isReady(payload)) {
+          // A worker announces it is ready before anything else (ours); the ack follows.
+          payload = FrameIO.read(in, Frames.PROBE_CAP);
+        }
       } catch (ProtocolException e) {
         return "stdout contained non-protocol data before probe_ack";
       }
@@ -191,6 +195,14 @@ final class Probe {
     return truncated
         ? "; worker stderr (truncated to 4096 bytes): " + GoQuote.quote(text)
         : "; worker stderr: " + GoQuote.quote(text);
+  }
+
+  private static boolean isReady(byte[] payload) {
+    try {
+      return Frames.decode(payload, 1) instanceof Frame.Ready r && r.version() == Frame.VERSION;
+    } catch (ProtocolException e) {
+      return false;
+    }
   }
 
   /**

@@ -1,10 +1,16 @@
 package dev.agentcompute.codemode.execution;
 
+import dev.agentcompute.codemode.protocol.Frame;
+import dev.agentcompute.codemode.protocol.FrameIO;
+import dev.agentcompute.codemode.protocol.Frames;
+import dev.agentcompute.codemode.protocol.ProtocolException;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /** One live worker process and its pipes. */
@@ -20,10 +26,63 @@ final class Worker {
   /** When it last became idle for its subject (reuse), by the pool's clock. */
   java.time.Instant idleSince;
 
+  /** Its {@code ready} frame was read: it no longer counts as a starting JVM. */
+  volatile boolean ready;
+
+  /** It holds one of the pool's start permits (guarded by the pool's lock). */
+  boolean holdsStartPermit;
+
   Worker(Process process) {
     this.process = process;
     this.in = new BufferedInputStream(process.getInputStream(), 1 << 16);
     this.out = new BufferedOutputStream(process.getOutputStream(), 1 << 16);
+  }
+
+  /**
+   * Reads the worker's {@code ready} frame, killing the worker if none came within {@code wait}.
+   *
+   * @throws IOException when the worker ended, wrote something else, or took longer than {@code
+   *     wait}; the worker is then dead or killed
+   */
+  void awaitReady(Duration wait) throws IOException {
+    var late = new java.util.concurrent.atomic.AtomicBoolean();
+    CompletableFuture.delayedExecutor(wait.toMillis(), TimeUnit.MILLISECONDS)
+        .execute(
+            () -> {
+              if (!ready) {
+                late.set(true);
+                process.destroyForcibly();
+              }
+            });
+    if (!readReady()) {
+      throw new IOException(
+          late.get()
+              ? "the worker was not ready within " + wait.toMillis() + " ms and was killed"
+              : "the worker ended before it was ready");
+    }
+  }
+
+  /**
+   * Reads the {@code ready} frame that precedes everything else the worker writes.
+   *
+   * @return false at the end of the worker's output (it ended before it was ready)
+   * @throws IOException when it wrote anything else first
+   */
+  boolean readReady() throws IOException {
+    byte[] payload;
+    try {
+      payload = FrameIO.read(in, Frames.PROBE_CAP);
+      if (payload == null) {
+        return false;
+      }
+      if (!(Frames.decode(payload, 1) instanceof Frame.Ready r) || r.version() != Frame.VERSION) {
+        throw new IOException("the worker wrote something other than its ready frame first");
+      }
+    } catch (ProtocolException e) {
+      throw new IOException("the worker broke the protocol before it was ready", e);
+    }
+    ready = true;
+    return true;
   }
 
   boolean alive() {

@@ -25,6 +25,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * ended cleanly waits for its next execution from the same subject only, and is evicted when
  * another caller needs the slot. Callers take slots in the order of a {@link FairQueue} and wait at
  * most {@code slotWait} for one.
+ *
+ * <p>At most {@code startBound} workers are starting at once, spares and on-demand starts alike: a
+ * worker counts as starting from its fork until the host reads its {@code ready} frame. JVMs that
+ * start together on a machine with fewer cores than starts each cost more CPU, and every execution
+ * waiting on one waits longer (docs/reference/codemode.md#worker-starts).
  */
 final class WorkerPool implements AutoCloseable {
 
@@ -39,6 +44,21 @@ final class WorkerPool implements AutoCloseable {
   /** How long close() waits for spares still starting (a JVM start takes well under a second). */
   private static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
 
+  /**
+   * How worker starts are paced: at most {@code bound} at once, and a spare that sends no {@code
+   * ready} frame within {@code readyWait} is killed.
+   */
+  record Starts(int bound, Duration readyWait) {
+    Starts {
+      bound = Math.max(1, bound);
+    }
+
+    /** One start per core; a JVM start takes well under a second, so 30 s means it is stuck. */
+    static Starts perCore() {
+      return new Starts(Runtime.getRuntime().availableProcessors(), Duration.ofSeconds(30));
+    }
+  }
+
   /** How often idle reusable workers past their idle limit are stopped. */
   private static final Duration SWEEP_INTERVAL = Duration.ofSeconds(1);
 
@@ -49,24 +69,34 @@ final class WorkerPool implements AutoCloseable {
   private final InstantSource clock;
   private final java.util.concurrent.ScheduledExecutorService sweeper;
   private final int spareTarget;
+  private final int startBound;
+  private final Duration readyWait;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
   private final Deque<Worker> fresh = new ArrayDeque<>();
+
+  /** Spares forked and not yet ready: close() kills them rather than wait for their start. */
+  private final java.util.Set<Worker> sparesWarming = new java.util.HashSet<>();
+
   private final Map<String, Deque<Worker>> bySubject = new HashMap<>();
   private final FairQueue queue;
 
   /** Workers holding a slot: executing, starting on demand, or idle for their subject. */
   private int live;
 
-  /** Spares being started (not yet in {@code fresh}). */
+  /** Spares being started (not yet in {@code fresh}), waiting for a start permit or not. */
   private int starting;
 
+  /** Start permits held: workers forked and not yet ready, at most {@code startBound}. */
+  private int warming;
+
   private long started;
-  private boolean closed;
+  private volatile boolean closed;
 
   /**
    * @param maxIdle how long an idle reusable worker waits for its subject, by {@code clock}; null
    *     when workers are not reused
+   * @param starts how many workers may be starting at once, and how long a spare may take
    */
   WorkerPool(
       List<String> command,
@@ -75,8 +105,11 @@ final class WorkerPool implements AutoCloseable {
       Duration slotWait,
       int spareTarget,
       Duration maxIdle,
-      InstantSource clock) {
+      InstantSource clock,
+      Starts starts) {
     this.command = command;
+    this.startBound = starts.bound();
+    this.readyWait = starts.readyWait();
     this.maxLive = maxLive;
     this.queue = new FairQueue(Math.min(perSubject, maxLive));
     this.slotWaitNanos = saturatedNanos(slotWait);
@@ -154,7 +187,7 @@ final class WorkerPool implements AutoCloseable {
             throw Executor.contextFailure(ctx);
           }
           if (queue.isNext(ticket)) {
-            Worker w = take(ticket);
+            Worker w = take(ticket, ctx);
             if (w != null) {
               return w;
             }
@@ -181,7 +214,7 @@ final class WorkerPool implements AutoCloseable {
    * A worker for the caller whose turn it is, or null when no slot is free: its own idle worker, a
    * fresh one, a new process, or a new process in the slot of another subject's idle worker.
    */
-  private Worker take(FairQueue.Ticket ticket) throws CodeModeException {
+  private Worker take(FairQueue.Ticket ticket, Context ctx) throws CodeModeException {
     String subject = ticket.subject;
     while (true) {
       Deque<Worker> mine = bySubject.get(subject);
@@ -193,41 +226,76 @@ final class WorkerPool implements AutoCloseable {
         }
         retire(w);
       }
-      while (live < maxLive && !fresh.isEmpty()) {
-        Worker w = fresh.poll();
-        refillSoon();
-        if (w.alive()) {
-          live++;
-          w.subject = subject;
-          queue.admit(ticket);
-          return w;
-        }
-        w.kill();
-      }
       if (live < maxLive) {
         live++;
         queue.admit(ticket);
-        lock.unlock();
-        Worker w = null;
         try {
-          w = spawn();
-        } catch (IOException e) {
-          // reported below as an internal failure
-        } finally {
-          lock.lock();
-        }
-        if (w == null) {
+          Worker w = spareOrStart(ctx);
+          w.subject = subject;
+          return w;
+        } catch (CodeModeException e) {
           live--;
           queue.finished(subject);
-          throw CodeModeException.of(Failure.INTERNAL);
+          changed.signalAll();
+          throw e;
         }
-        w.subject = subject;
-        return w;
       }
       if (!evictOtherSubject(subject)) {
         return null;
       }
     }
+  }
+
+  /**
+   * For a caller that holds a slot: a ready spare, else a worker started for it once a start permit
+   * is free. The wait for a permit is not a wait for a slot (the caller has one): it ends only with
+   * the caller's context, or when a spare gets ready first. Called and returns with the lock held.
+   */
+  private Worker spareOrStart(Context ctx) throws CodeModeException {
+    try {
+      while (true) {
+        Worker spare = fresh.poll();
+        if (spare != null) {
+          refillSoon();
+          if (spare.alive()) {
+            return spare;
+          }
+          spare.kill();
+          continue;
+        }
+        if (warming < startBound) {
+          break;
+        }
+        if (closed) {
+          throw CodeModeException.of(Failure.INTERNAL);
+        }
+        if (ctx.isDone()) {
+          throw Executor.contextFailure(ctx);
+        }
+        changed.awaitNanos(RECHECK_NANOS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw CodeModeException.of(Failure.CANCELED);
+    }
+    warming++;
+    lock.unlock();
+    Worker w = null;
+    try {
+      w = spawn();
+    } catch (IOException e) {
+      // reported below as an internal failure
+    } finally {
+      lock.lock();
+    }
+    if (w == null) {
+      warming--;
+      changed.signalAll();
+      throw CodeModeException.of(Failure.INTERNAL);
+    }
+    // The execution reads its ready frame first and then gives the permit back (warmed).
+    w.holdsStartPermit = true;
+    return w;
   }
 
   private CodeModeException slotWaitExceeded(String subject, long waitStarted) {
@@ -246,10 +314,32 @@ final class WorkerPool implements AutoCloseable {
                 + ") exceeded: the server is running its most executions at once; retry shortly");
   }
 
+  /**
+   * Gives back the start permit of a worker started on demand, once its {@code ready} frame was
+   * read or it ended without one. Idempotent.
+   */
+  void warmed(Worker w) {
+    lock.lock();
+    try {
+      givePermitBack(w);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void givePermitBack(Worker w) {
+    if (w.holdsStartPermit) {
+      w.holdsStartPermit = false;
+      warming--;
+      changed.signalAll();
+    }
+  }
+
   /** Returns a worker after a clean execution; it is kept only when it may serve again. */
   void release(Worker w, boolean reusable) {
     lock.lock();
     try {
+      givePermitBack(w);
       queue.finished(w.subject);
       changed.signalAll();
       if (reusable && !closed && w.alive()) {
@@ -267,6 +357,7 @@ final class WorkerPool implements AutoCloseable {
   void discard(Worker w) {
     lock.lock();
     try {
+      givePermitBack(w);
       queue.finished(w.subject);
       changed.signalAll();
     } finally {
@@ -349,32 +440,83 @@ final class WorkerPool implements AutoCloseable {
   private void refill() {
     while (!closed && fresh.size() + starting < spareTarget) {
       starting++;
-      Thread.ofPlatform()
-          .daemon()
-          .name("codemode-worker-start")
-          .start(
-              () -> {
-                Worker w = null;
-                try {
-                  w = spawn();
-                } catch (IOException e) {
-                  // Counted as not started; the next acquire spawns on demand and reports failures.
-                }
-                lock.lock();
-                try {
-                  starting--;
-                  if (w == null || closed) {
-                    if (w != null) {
-                      w.kill();
-                    }
-                  } else {
-                    fresh.add(w);
-                  }
-                  changed.signalAll();
-                } finally {
-                  lock.unlock();
-                }
-              });
+      Thread.ofPlatform().daemon().name("codemode-worker-start").start(this::startSpare);
+    }
+  }
+
+  /** Starts one spare once a start permit is free, and keeps it once it is ready. */
+  private void startSpare() {
+    if (!awaitStartPermit()) {
+      return;
+    }
+    Worker w = null;
+    boolean ready = false;
+    try {
+      w = spawn();
+      if (warmingSpare(w)) {
+        w.awaitReady(readyWait);
+        ready = true;
+      }
+    } catch (IOException e) {
+      // Counted as not started; the next acquire spawns on demand and reports failures.
+      if (!closed) {
+        LOG.log(
+            System.Logger.Level.WARNING,
+            "a spare CodeMode worker did not start: " + e.getMessage());
+      }
+    }
+    lock.lock();
+    try {
+      if (w != null) {
+        sparesWarming.remove(w);
+      }
+      starting--;
+      warming--;
+      if (ready && !closed) {
+        fresh.add(w);
+      } else if (w != null) {
+        w.kill();
+      }
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Records a spare as starting, so close() can kill it; false when the pool closed already. */
+  private boolean warmingSpare(Worker w) {
+    lock.lock();
+    try {
+      return !closed && sparesWarming.add(w);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Waits, as a spare's starter, for a start permit and takes it; false (and the spare no longer
+   * counted) when the pool closed meanwhile.
+   */
+  private boolean awaitStartPermit() {
+    lock.lock();
+    try {
+      while (!closed && warming >= startBound) {
+        changed.awaitNanos(RECHECK_NANOS);
+      }
+      if (closed) {
+        starting--;
+        changed.signalAll();
+        return false;
+      }
+      warming++;
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      starting--;
+      changed.signalAll();
+      return false;
+    } finally {
+      lock.unlock();
     }
   }
 
@@ -436,6 +578,16 @@ final class WorkerPool implements AutoCloseable {
     }
   }
 
+  /** Workers forked and not yet ready, holding a start permit (for tests). */
+  int warming() {
+    lock.lock();
+    try {
+      return warming;
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** Spares being started now (for tests). */
   int sparesStarting() {
     lock.lock();
@@ -470,6 +622,8 @@ final class WorkerPool implements AutoCloseable {
       fresh.clear();
       bySubject.values().forEach(all::addAll);
       bySubject.clear();
+      // A spare still starting would hold close() up until its start is over: cut it short.
+      sparesWarming.forEach(w -> w.process.destroyForcibly());
       changed.signalAll();
       // A spare still starting is killed by its starter once it sees closed; wait for that, so no
       // process outlives close().

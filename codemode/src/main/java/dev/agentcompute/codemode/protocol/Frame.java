@@ -14,6 +14,13 @@ public sealed interface Frame {
   /** C→P: probe answer, exactly 32 bytes. */
   record ProbeAck(long version) implements Frame {}
 
+  /**
+   * C→P, ours: the worker's first frame, written once its start and warm-up are over and before it
+   * reads anything, so the host knows when a JVM stops competing for CPU as a starting one (28
+   * bytes).
+   */
+  record Ready(long version) implements Frame {}
+
   /** Budgets the worker enforces itself. */
   record ExecLimits(
       long maxSourceBytes,

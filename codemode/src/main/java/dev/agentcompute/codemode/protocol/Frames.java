@@ -22,6 +22,8 @@ public final class Frames {
       b.append("{\"type\":\"probe\",\"version\":").append(p.version()).append('}');
     } else if (f instanceof Frame.ProbeAck p) {
       b.append("{\"type\":\"probe_ack\",\"version\":").append(p.version()).append('}');
+    } else if (f instanceof Frame.Ready r) {
+      b.append("{\"type\":\"ready\",\"version\":").append(r.version()).append('}');
     } else if (f instanceof Frame.Exec e) {
       b.append("{\"type\":\"exec\",\"version\":").append(e.version()).append(",\"source\":");
       GoJson.writeString(b, e.source());
@@ -127,6 +129,10 @@ public final class Frames {
       case "probe_ack" -> {
         only(m, Set.of("type", "version"), Set.of("version"));
         return new Frame.ProbeAck(integer(m, "version"));
+      }
+      case "ready" -> {
+        only(m, Set.of("type", "version"), Set.of("version"));
+        return new Frame.Ready(integer(m, "version"));
       }
       case "exec" -> {
         only(

@@ -21,9 +21,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The worker process: serves one probe, or one execution (several for one subject when the host
- * asks to keep it alive), over length-prefixed frames on stdin/stdout, then exits. It holds no
- * credentials, handlers or subject; elapsed time is enforced by the host killing it.
+ * The worker process: announces that it is ready, then serves one probe, or one execution (several
+ * for one subject when the host asks to keep it alive), over length-prefixed frames on
+ * stdin/stdout, then exits. It holds no credentials, handlers or subject; elapsed time is enforced
+ * by the host killing it.
  */
 public final class WorkerMain {
 
@@ -63,6 +64,9 @@ public final class WorkerMain {
     try {
       Engine engine = new StarlarkEngine();
       warmUp(engine);
+      // The host bounds how many workers start at once and counts this one as starting until it
+      // reads this frame (docs/reference/codemode.md#worker-starts).
+      FrameIO.write(stdout, Frames.encode(new Frame.Ready(Frame.VERSION)));
       status = new WorkerMain(stdin, stdout, engine).serve();
     } catch (Throwable t) {
       status = 1;

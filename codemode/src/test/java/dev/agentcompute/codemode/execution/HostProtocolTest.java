@@ -40,6 +40,7 @@ class HostProtocolTest {
     "wrong-frame, internal failure",
     "silent-exit, internal failure",
     "out-of-memory-exit, resource limit exceeded",
+    "garbage-before-ready, internal failure",
   })
   void aWorkerThatBreaksTheProtocolEndsTheExecution(String mode, String failure) throws Exception {
     AtomicInteger handled = new AtomicInteger();

@@ -13,8 +13,8 @@ import java.util.Map;
 
 /**
  * A worker that answers the probe correctly and then breaks the protocol in the way its argument
- * names, so the host's side of docs/reference/codemode.md#worker-protocol can be tested end to end
- * (HostProtocolTest).
+ * names (before or after its ready frame), so the host's side of
+ * docs/reference/codemode.md#worker-protocol can be tested end to end (HostProtocolTest).
  */
 final class MisbehavingWorker {
   private MisbehavingWorker() {}
@@ -22,7 +22,24 @@ final class MisbehavingWorker {
   public static void main(String[] args) throws Exception {
     InputStream in = new BufferedInputStream(System.in);
     OutputStream out = new FileOutputStream(FileDescriptor.out);
-    Frame first = Frames.decode(FrameIO.read(in, FrameIO.UNBOUNDED), 64);
+    if (args[0].equals("never-ready")) {
+      Thread.sleep(Long.MAX_VALUE);
+    }
+    Frame first;
+    if (args[0].equals("garbage-before-ready")) {
+      // Reads first (a host that started it for an execution has written its exec already), so
+      // it can still pass the build probe.
+      first = Frames.decode(FrameIO.read(in, FrameIO.UNBOUNDED), 64);
+      if (!(first instanceof Frame.Probe)) {
+        out.write("this is not a frame".getBytes(StandardCharsets.US_ASCII));
+        out.close();
+        System.exit(0);
+      }
+      FrameIO.write(out, Frames.encode(new Frame.Ready(Frame.VERSION)));
+    } else {
+      FrameIO.write(out, Frames.encode(new Frame.Ready(Frame.VERSION)));
+      first = Frames.decode(FrameIO.read(in, FrameIO.UNBOUNDED), 64);
+    }
     if (first instanceof Frame.Probe) {
       FrameIO.write(out, Frames.encode(new Frame.ProbeAck(Frame.VERSION)));
       return;

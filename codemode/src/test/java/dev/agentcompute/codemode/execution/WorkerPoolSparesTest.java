@@ -17,8 +17,10 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Spare workers: started ahead of demand on top of the execution slots, taken by an execution that
  * finds a free slot (so it never waits for a start), replaced in the background, bounded, and all
- * gone once the pool is closed. The workers here are plain {@code sleep} processes: the pool only
- * starts, hands out and kills processes, it never speaks the protocol.
+ * gone once the pool is closed. Starts are bounded: no more than the bound are starting at once,
+ * and a spare that never gets ready is killed. The workers here are shell scripts that write the
+ * {@code ready} frame and become a {@code sleep}: besides that frame, the pool only starts, hands
+ * out and kills processes.
  */
 @Timeout(120)
 class WorkerPoolSparesTest {
@@ -29,15 +31,33 @@ class WorkerPoolSparesTest {
   /** A sleep length no other process uses: it tells this test's processes apart. */
   private final String marker = (300 + Math.abs(UUID.randomUUID().hashCode() % 10_000)) + ".5";
 
+  /** The ready frame as a shell printf format: length prefix 28, then the JSON. */
+  private static final String READY_FRAME =
+      "\\000\\000\\000\\034{\"type\":\"ready\",\"version\":1}";
+
+  /** A worker that runs {@code beforeReady} (shell), writes its ready frame, then sleeps. */
+  private List<String> worker(String beforeReady) {
+    return List.of(
+        "/bin/sh",
+        "-c",
+        beforeReady + "printf '" + READY_FRAME + "'; exec " + SLEEP + " " + marker);
+  }
+
   private WorkerPool pool(int slots, int spares, boolean reuse) {
+    return pool(worker(""), slots, spares, reuse, new WorkerPool.Starts(8, Duration.ofSeconds(30)));
+  }
+
+  private WorkerPool pool(
+      List<String> command, int slots, int spares, boolean reuse, WorkerPool.Starts starts) {
     return new WorkerPool(
-        List.of(SLEEP, marker),
+        command,
         slots,
         slots,
         Duration.ofSeconds(30),
         spares,
         reuse ? Duration.ofSeconds(60) : null,
-        InstantSource.system());
+        InstantSource.system(),
+        starts);
   }
 
   private long processes() {
@@ -134,10 +154,94 @@ class WorkerPoolSparesTest {
   }
 
   @Test
+  void noMoreWorkersStartAtOnceThanTheBound() throws Exception {
+    // Each worker's start is a 0.3 s sleep with a length of its own, then its ready frame: the
+    // sleeps alive at one time are the workers starting at one time.
+    String starting = "0.3" + Math.abs(UUID.randomUUID().hashCode() % 100_000);
+    List<String> slow = worker(SLEEP + " " + starting + "; ");
+    try (WorkerPool p = pool(slow, 6, 3, false, new WorkerPool.Starts(2, Duration.ofSeconds(30)))) {
+      List<Thread> callers = new ArrayList<>();
+      for (int c = 0; c < 6; c++) {
+        String subject = "s" + c;
+        callers.add(
+            Thread.ofPlatform()
+                .start(
+                    () -> {
+                      for (int i = 0; i < 2; i++) {
+                        try {
+                          Worker w = p.acquire(subject, Context.background());
+                          // An execution reads the ready frame of a worker started for it.
+                          if (!w.ready) {
+                            w.readReady();
+                            p.warmed(w);
+                          }
+                          p.discard(w);
+                        } catch (Exception e) {
+                          throw new IllegalStateException(e);
+                        }
+                      }
+                    }));
+      }
+      long most = 0;
+      int mostPermits = 0;
+      while (callers.stream().anyMatch(Thread::isAlive)) {
+        long now =
+            ProcessHandle.current()
+                .descendants()
+                .filter(ProcessHandle::isAlive)
+                .filter(
+                    h -> h.info().arguments().map(a -> List.of(a).contains(starting)).orElse(false))
+                .count();
+        most = Math.max(most, now);
+        mostPermits = Math.max(mostPermits, p.warming());
+      }
+      for (Thread t : callers) {
+        t.join();
+      }
+      assertThat(most).as("workers starting at one time").isBetween(1L, 2L);
+      assertThat(mostPermits).as("start permits held at one time").isBetween(1, 2);
+      assertThat(p.started()).as("12 executions on fresh workers").isGreaterThanOrEqualTo(12);
+    }
+  }
+
+  @Test
+  void aSpareThatNeverGetsReadyIsKilledAndItsPermitComesBack() throws Exception {
+    String stuck = "9" + Math.abs(UUID.randomUUID().hashCode() % 100_000);
+    List<String> neverReady = List.of("/bin/sh", "-c", "exec " + SLEEP + " " + stuck);
+    try (WorkerPool p =
+        pool(neverReady, 1, 1, false, new WorkerPool.Starts(1, Duration.ofMillis(500)))) {
+      awaitThat("the spare starts", () -> p.warming() == 1);
+      awaitThat(
+          "the stuck spare is killed after the ready wait",
+          () ->
+              ProcessHandle.current()
+                      .descendants()
+                      .filter(ProcessHandle::isAlive)
+                      .filter(
+                          h ->
+                              h.info()
+                                  .arguments()
+                                  .map(a -> List.of(a).contains(stuck))
+                                  .orElse(false))
+                      .count()
+                  == 0);
+      assertThat(p.spares()).as("a spare that never got ready is never handed out").isZero();
+      awaitThat("its start permit came back", () -> p.warming() == 0 && p.sparesStarting() == 0);
+    }
+  }
+
+  @Test
   void closingLeavesNoProcessBehindIncludingSparesStillStarting() throws Exception {
-    WorkerPool p = pool(3, 3, true);
-    // Closed at once: the three spares are still being started.
+    // Workers that never get ready: two spares are starting and one waits for a permit.
+    WorkerPool p =
+        pool(List.of(SLEEP, marker), 3, 3, true, new WorkerPool.Starts(2, Duration.ofSeconds(30)));
+    awaitThat("two spares starting", () -> p.warming() == 2 && processes() == 2);
+    Thread.sleep(100); // both starters are reading their spare's (absent) ready frame
+    long before = System.nanoTime();
     p.close();
+    assertThat(System.nanoTime() - before)
+        .as("close() kills starting spares instead of waiting for them")
+        .isLessThan(TimeUnit.SECONDS.toNanos(5));
     assertThat(p.sparesStarting()).as("no spare start still in flight").isZero();
     assertThat(processes()).as("no worker outlives close()").isZero();
   }

@@ -8,7 +8,6 @@ import dev.agentcompute.codemode.protocol.FrameIO;
 import dev.agentcompute.codemode.protocol.Frames;
 import dev.agentcompute.codemode.protocol.JsonReader;
 import dev.agentcompute.codemode.protocol.Manifest;
-import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -49,10 +48,12 @@ class WorkerProtocolTest {
   private InputStream in;
   private OutputStream out;
 
-  private void start() throws IOException {
+  /** Starts a worker and reads its ready frame, as the host does before anything else. */
+  private void start() throws Exception {
     process = WorkerCommand.start(WorkerCommand.build(64L << 20), false);
     in = process.getInputStream();
     out = process.getOutputStream();
+    assertThat(receive()).as("the worker's first frame").isEqualTo(new Frame.Ready(1));
   }
 
   @AfterEach
@@ -82,6 +83,19 @@ class WorkerProtocolTest {
 
   private Frame.Exec exec(String source) {
     return new Frame.Exec(Frame.VERSION, source, LIMITS, MANIFEST, false);
+  }
+
+  @Test
+  void theWorkerSaysItIsReadyBeforeItReadsAnything() throws Exception {
+    // Nothing is written to the worker: the ready frame comes on its own, once the start is over.
+    process = WorkerCommand.start(WorkerCommand.build(64L << 20), false);
+    in = process.getInputStream();
+    out = process.getOutputStream();
+    byte[] payload = FrameIO.read(in, Frames.PROBE_CAP);
+    assertThat(new String(payload, StandardCharsets.UTF_8))
+        .isEqualTo("{\"type\":\"ready\",\"version\":1}");
+    out.close();
+    assertThat(endOfOutputAndExit()).as("no request: nothing served").isZero();
   }
 
   @Test

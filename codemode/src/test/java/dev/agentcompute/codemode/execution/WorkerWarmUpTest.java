@@ -44,6 +44,7 @@ class WorkerWarmUpTest {
               .getBytes(StandardCharsets.UTF_8);
       OutputStream out = p.getOutputStream();
       InputStream in = p.getInputStream();
+      assertThat(read(in)).as("the ready frame, written before the worker read").contains("ready");
       write(out, exec);
       assertThat(read(in)).contains("\"type\":\"native_call\"");
       write(out, "{\"type\":\"native_result\",\"result\":{\"ok\":true}}".getBytes());
