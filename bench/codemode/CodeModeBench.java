@@ -30,8 +30,19 @@ public final class CodeModeBench {
     static final String TRIVIAL = "def main():\n    return 1\n";
     static final String TEN_CALLS = "def main():\n    return [records.get(key='k' + str(i)) for i in range(10)]\n";
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) {
         CodeMode.serveWorkerAndExit();
+        // Exits either way: a failed run must not leave the JVM waiting on its callers' threads.
+        try {
+            run(args);
+        } catch (Throwable t) {
+            t.printStackTrace();
+            System.exit(1);
+        }
+        System.exit(0);
+    }
+
+    static void run(String[] args) throws Exception {
         boolean startsOnly = args.length > 0 && args[0].equals("starts");
         int samples = args.length > 0 && !startsOnly ? Integer.parseInt(args[0]) : 200;
         System.out.println("host JVM collector (the JVM's default, as the server's): " + String.join(", ",

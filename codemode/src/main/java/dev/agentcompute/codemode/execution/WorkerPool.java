@@ -45,17 +45,26 @@ final class WorkerPool implements AutoCloseable {
   private static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
 
   /**
-   * How worker starts are paced: at most {@code bound} at once, and a spare that sends no {@code
-   * ready} frame within {@code readyWait} is killed.
+   * How worker starts are paced: at most {@code bound} at once; an execution waits at most {@code
+   * startWait} for a permit and then starts its worker beyond the bound; a spare that sends no
+   * {@code ready} frame within {@code readyWait} is killed.
    */
-  record Starts(int bound, Duration readyWait) {
+  record Starts(int bound, Duration startWait, Duration readyWait) {
     Starts {
       bound = Math.max(1, bound);
     }
 
-    /** One start per core; a JVM start takes well under a second, so 30 s means it is stuck. */
+    /**
+     * One start per core. An execution waits at most 2 s for a permit: when executions keep the
+     * cores busy (many callers reusing workers), starts are slow and the permits would otherwise
+     * queue callers into their deadline. A JVM start takes well under a second, so a spare not
+     * ready after 30 s is stuck.
+     */
     static Starts perCore() {
-      return new Starts(Runtime.getRuntime().availableProcessors(), Duration.ofSeconds(30));
+      return new Starts(
+          Runtime.getRuntime().availableProcessors(),
+          Duration.ofSeconds(2),
+          Duration.ofSeconds(30));
     }
   }
 
@@ -71,6 +80,7 @@ final class WorkerPool implements AutoCloseable {
   private final int spareTarget;
   private final int startBound;
   private final Duration readyWait;
+  private final long startWaitNanos;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
   private final Deque<Worker> fresh = new ArrayDeque<>();
@@ -87,8 +97,14 @@ final class WorkerPool implements AutoCloseable {
   /** Spares being started (not yet in {@code fresh}), waiting for a start permit or not. */
   private int starting;
 
-  /** Start permits held: workers forked and not yet ready, at most {@code startBound}. */
+  /**
+   * Start permits held: workers forked and not yet ready; at most {@code startBound}, except for
+   * executions that waited {@code startWait} for one.
+   */
   private int warming;
+
+  /** Executions holding a slot and waiting for a spare or a start permit, first come first. */
+  private final Deque<Object> startWaiters = new ArrayDeque<>();
 
   private long started;
   private volatile boolean closed;
@@ -110,6 +126,7 @@ final class WorkerPool implements AutoCloseable {
     this.command = command;
     this.startBound = starts.bound();
     this.readyWait = starts.readyWait();
+    this.startWaitNanos = saturatedNanos(starts.startWait());
     this.maxLive = maxLive;
     this.queue = new FairQueue(Math.min(perSubject, maxLive));
     this.slotWaitNanos = saturatedNanos(slotWait);
@@ -252,9 +269,13 @@ final class WorkerPool implements AutoCloseable {
    * the caller's context, or when a spare gets ready first. Called and returns with the lock held.
    */
   private Worker spareOrStart(Context ctx) throws CodeModeException {
+    Object me = new Object();
+    startWaiters.add(me);
+    long since = System.nanoTime();
     try {
       while (true) {
-        Worker spare = fresh.poll();
+        boolean first = startWaiters.peekFirst() == me;
+        Worker spare = first ? fresh.poll() : null;
         if (spare != null) {
           refillSoon();
           if (spare.alive()) {
@@ -263,7 +284,12 @@ final class WorkerPool implements AutoCloseable {
           spare.kill();
           continue;
         }
-        if (warming < startBound) {
+        if (first && warming < startBound) {
+          break;
+        }
+        long waited = System.nanoTime() - since;
+        if (waited >= startWaitNanos) {
+          // Pacing, not a limit: a start never waits longer than this for a permit.
           break;
         }
         if (closed) {
@@ -272,11 +298,14 @@ final class WorkerPool implements AutoCloseable {
         if (ctx.isDone()) {
           throw Executor.contextFailure(ctx);
         }
-        changed.awaitNanos(RECHECK_NANOS);
+        changed.awaitNanos(Math.min(RECHECK_NANOS, startWaitNanos - waited));
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw CodeModeException.of(Failure.CANCELED);
+    } finally {
+      startWaiters.remove(me);
+      changed.signalAll();
     }
     warming++;
     lock.unlock();
@@ -500,7 +529,8 @@ final class WorkerPool implements AutoCloseable {
   private boolean awaitStartPermit() {
     lock.lock();
     try {
-      while (!closed && warming >= startBound) {
+      // Executions waiting for a worker go first: a spare is for the next one.
+      while (!closed && (warming >= startBound || !startWaiters.isEmpty())) {
         changed.awaitNanos(RECHECK_NANOS);
       }
       if (closed) {

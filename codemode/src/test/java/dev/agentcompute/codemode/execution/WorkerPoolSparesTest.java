@@ -44,7 +44,12 @@ class WorkerPoolSparesTest {
   }
 
   private WorkerPool pool(int slots, int spares, boolean reuse) {
-    return pool(worker(""), slots, spares, reuse, new WorkerPool.Starts(8, Duration.ofSeconds(30)));
+    return pool(
+        worker(""),
+        slots,
+        spares,
+        reuse,
+        new WorkerPool.Starts(8, Duration.ofSeconds(60), Duration.ofSeconds(30)));
   }
 
   private WorkerPool pool(
@@ -159,7 +164,13 @@ class WorkerPoolSparesTest {
     // sleeps alive at one time are the workers starting at one time.
     String starting = "0.3" + Math.abs(UUID.randomUUID().hashCode() % 100_000);
     List<String> slow = worker(SLEEP + " " + starting + "; ");
-    try (WorkerPool p = pool(slow, 6, 3, false, new WorkerPool.Starts(2, Duration.ofSeconds(30)))) {
+    try (WorkerPool p =
+        pool(
+            slow,
+            6,
+            3,
+            false,
+            new WorkerPool.Starts(2, Duration.ofSeconds(60), Duration.ofSeconds(30)))) {
       List<Thread> callers = new ArrayList<>();
       for (int c = 0; c < 6; c++) {
         String subject = "s" + c;
@@ -205,11 +216,39 @@ class WorkerPoolSparesTest {
   }
 
   @Test
+  void anExecutionWaitsForAStartPermitOnlySoLong() throws Exception {
+    // The only permit is held by a spare that never gets ready: the execution waits 300 ms for it,
+    // then starts its worker beyond the bound rather than wait into its deadline.
+    try (WorkerPool p =
+        pool(
+            List.of(SLEEP, marker),
+            2,
+            1,
+            false,
+            new WorkerPool.Starts(1, Duration.ofMillis(300), Duration.ofSeconds(30)))) {
+      awaitThat("the spare holds the permit", () -> p.warming() == 1 && processes() == 1);
+      long before = System.nanoTime();
+      Worker w = p.acquire("a", Context.background().withTimeout(Duration.ofSeconds(20)));
+      long waited = System.nanoTime() - before;
+      assertThat(waited).as("waited for the permit").isGreaterThanOrEqualTo(300_000_000L);
+      assertThat(waited).as("then started anyway").isLessThan(TimeUnit.SECONDS.toNanos(5));
+      assertThat(p.warming()).as("one start beyond the bound").isEqualTo(2);
+      p.discard(w);
+      awaitThat("its permit came back", () -> p.warming() == 1);
+    }
+  }
+
+  @Test
   void aSpareThatNeverGetsReadyIsKilledAndItsPermitComesBack() throws Exception {
     String stuck = "9" + Math.abs(UUID.randomUUID().hashCode() % 100_000);
     List<String> neverReady = List.of("/bin/sh", "-c", "exec " + SLEEP + " " + stuck);
     try (WorkerPool p =
-        pool(neverReady, 1, 1, false, new WorkerPool.Starts(1, Duration.ofMillis(500)))) {
+        pool(
+            neverReady,
+            1,
+            1,
+            false,
+            new WorkerPool.Starts(1, Duration.ofSeconds(60), Duration.ofMillis(500)))) {
       awaitThat("the spare starts", () -> p.warming() == 1);
       awaitThat(
           "the stuck spare is killed after the ready wait",
@@ -234,7 +273,12 @@ class WorkerPoolSparesTest {
   void closingLeavesNoProcessBehindIncludingSparesStillStarting() throws Exception {
     // Workers that never get ready: two spares are starting and one waits for a permit.
     WorkerPool p =
-        pool(List.of(SLEEP, marker), 3, 3, true, new WorkerPool.Starts(2, Duration.ofSeconds(30)));
+        pool(
+            List.of(SLEEP, marker),
+            3,
+            3,
+            true,
+            new WorkerPool.Starts(2, Duration.ofSeconds(60), Duration.ofSeconds(30)));
     awaitThat("two spares starting", () -> p.warming() == 2 && processes() == 2);
     Thread.sleep(100); // both starters are reading their spare's (absent) ready frame
     long before = System.nanoTime();
