@@ -31,6 +31,35 @@ class HostProtocolTest {
   static final Subject USER = new Subject("u");
   static final int MAX_CALLS = 3;
 
+  @org.junit.jupiter.api.Test
+  void aOneShotResultIsAcceptedAtItsFinalFrameNotAtTheWorkersExit() throws Exception {
+    List<String> problems = new ArrayList<>();
+    Catalog catalog = Catalog.build(List.of(), List.of(), problems);
+    Limits limits =
+        Limits.unset()
+            .withMaxExecutionTime(Duration.ofSeconds(30))
+            .withMaxConcurrentExecutions(1)
+            .resolve();
+    List<String> command = new ArrayList<>(WorkerCommand.build(64L << 20));
+    command.set(command.size() - 1, MisbehavingWorker.class.getName());
+    command.add("lingers");
+    try (Executor executor =
+        Executor.start(catalog, Policy.allowRegistered(), limits, command, 1L << 20)) {
+      long before = System.nanoTime();
+      Object value = executor.execute(Context.background(), USER, "def main():\n    return 1\n");
+      long took = System.nanoTime() - before;
+      assertThat(value).isEqualTo(1L);
+      assertThat(took)
+          .as("answered without waiting for the worker to go (it lingers for 60 s)")
+          .isLessThan(java.util.concurrent.TimeUnit.SECONDS.toNanos(10));
+      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+      while (executor.liveWorkers() > 0 && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      assertThat(executor.liveWorkers()).as("the lingering worker was killed and reaped").isZero();
+    }
+  }
+
   @ParameterizedTest(name = "{0} -> {1}")
   @CsvSource({
     "garbage, internal failure",

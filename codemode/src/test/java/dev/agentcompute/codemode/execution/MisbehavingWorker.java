@@ -47,8 +47,11 @@ final class MisbehavingWorker {
     switch (args[0]) {
       case "garbage" -> out.write("this is not a frame".getBytes(StandardCharsets.US_ASCII));
       case "data-after-final" -> {
-        FrameIO.write(out, Frames.encode(new Frame.Final(1L)));
-        out.write(0);
+        // One write: the byte after the frame arrives with it.
+        java.io.ByteArrayOutputStream both = new java.io.ByteArrayOutputStream();
+        FrameIO.write(both, Frames.encode(new Frame.Final(1L)));
+        both.write(0);
+        out.write(both.toByteArray());
       }
       case "call-flood" -> {
         for (int i = 0; i < 1000; i++) {
@@ -63,6 +66,12 @@ final class MisbehavingWorker {
         FrameIO.read(in, FrameIO.UNBOUNDED);
       }
       case "wrong-frame" -> FrameIO.write(out, Frames.encode(new Frame.ProbeAck(Frame.VERSION)));
+      case "lingers" -> {
+        // Its result, then it neither closes stdout nor exits, as a jail's processes that still
+        // hold the pipe while the worker's JVM tears down.
+        FrameIO.write(out, Frames.encode(new Frame.Final(1L)));
+        Thread.sleep(60_000);
+      }
       case "silent-exit" -> System.exit(1);
       case "out-of-memory-exit" -> System.exit(WorkerCommand.OUT_OF_MEMORY_EXIT);
       default -> throw new IllegalArgumentException(args[0]);
