@@ -65,6 +65,37 @@ class WorkerPoolSparesTest {
         starts);
   }
 
+  /** What a caller does with each worker it acquired. */
+  interface WithWorker {
+    void accept(Worker w) throws Exception;
+  }
+
+  /** Starts {@code count} callers, each acquiring a worker {@code rounds} times. */
+  private static List<Thread> callers(
+      int count,
+      java.util.function.IntFunction<String> subject,
+      int rounds,
+      WithWorker use,
+      WorkerPool p) {
+    List<Thread> callers = new ArrayList<>();
+    for (int c = 0; c < count; c++) {
+      String s = subject.apply(c);
+      callers.add(
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    for (int i = 0; i < rounds; i++) {
+                      try {
+                        use.accept(p.acquire(s, Context.background()));
+                      } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                      }
+                    }
+                  }));
+    }
+    return callers;
+  }
+
   private long processes() {
     return ProcessHandle.current()
         .descendants()
@@ -127,25 +158,17 @@ class WorkerPoolSparesTest {
   @Test
   void liveProcessesNeverExceedSlotsPlusSpares() throws Exception {
     try (WorkerPool p = pool(3, 2, false)) {
-      List<Thread> callers = new ArrayList<>();
       long[] most = {0};
-      for (int c = 0; c < 6; c++) {
-        String subject = "s" + (c % 3);
-        callers.add(
-            Thread.ofPlatform()
-                .start(
-                    () -> {
-                      for (int i = 0; i < 5; i++) {
-                        try {
-                          Worker w = p.acquire(subject, Context.background());
-                          Thread.sleep(5);
-                          p.discard(w);
-                        } catch (Exception e) {
-                          throw new IllegalStateException(e);
-                        }
-                      }
-                    }));
-      }
+      List<Thread> callers =
+          callers(
+              6,
+              c -> "s" + (c % 3),
+              5,
+              w -> {
+                Thread.sleep(5);
+                p.discard(w);
+              },
+              p);
       while (callers.stream().anyMatch(Thread::isAlive)) {
         most[0] = Math.max(most[0], processes());
         assertThat(p.live()).isLessThanOrEqualTo(3);
@@ -171,28 +194,20 @@ class WorkerPoolSparesTest {
             3,
             false,
             new WorkerPool.Starts(2, Duration.ofSeconds(60), Duration.ofSeconds(30)))) {
-      List<Thread> callers = new ArrayList<>();
-      for (int c = 0; c < 6; c++) {
-        String subject = "s" + c;
-        callers.add(
-            Thread.ofPlatform()
-                .start(
-                    () -> {
-                      for (int i = 0; i < 2; i++) {
-                        try {
-                          Worker w = p.acquire(subject, Context.background());
-                          // An execution reads the ready frame of a worker started for it.
-                          if (!w.ready) {
-                            w.readReady();
-                            p.warmed(w);
-                          }
-                          p.discard(w);
-                        } catch (Exception e) {
-                          throw new IllegalStateException(e);
-                        }
-                      }
-                    }));
-      }
+      List<Thread> callers =
+          callers(
+              6,
+              c -> "s" + c,
+              2,
+              w -> {
+                // An execution reads the ready frame of a worker started for it.
+                if (!w.ready) {
+                  w.readReady();
+                  p.warmed(w);
+                }
+                p.discard(w);
+              },
+              p);
       long most = 0;
       int mostPermits = 0;
       while (callers.stream().anyMatch(Thread::isAlive)) {
