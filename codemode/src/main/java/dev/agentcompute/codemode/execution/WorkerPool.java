@@ -486,8 +486,9 @@ final class WorkerPool implements AutoCloseable {
         w.awaitReady(readyWait);
         ready = true;
       }
-    } catch (IOException e) {
-      // Counted as not started; the next acquire spawns on demand and reports failures.
+    } catch (IOException | RuntimeException e) {
+      // Counted as not started (its permit comes back below); the next acquire spawns on demand
+      // and reports failures.
       if (!closed) {
         LOG.log(
             System.Logger.Level.WARNING,
