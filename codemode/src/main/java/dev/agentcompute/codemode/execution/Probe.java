@@ -121,7 +121,7 @@ final class Probe {
       byte[] payload;
       try {
         payload = FrameIO.read(in, Frames.PROBE_CAP);
-        if (payload != null && isReady(payload)) {
+        if (payload != null && Worker.isReady(payload)) {
           // A worker announces it is ready before anything else (ours); the ack follows.
           payload = FrameIO.read(in, Frames.PROBE_CAP);
         }
@@ -195,14 +195,6 @@ final class Probe {
     return truncated
         ? "; worker stderr (truncated to 4096 bytes): " + GoQuote.quote(text)
         : "; worker stderr: " + GoQuote.quote(text);
-  }
-
-  private static boolean isReady(byte[] payload) {
-    try {
-      return Frames.decode(payload, 1) instanceof Frame.Ready r && r.version() == Frame.VERSION;
-    } catch (ProtocolException e) {
-      return false;
-    }
   }
 
   /**

@@ -72,17 +72,26 @@ final class Worker {
     byte[] payload;
     try {
       payload = FrameIO.read(in, Frames.PROBE_CAP);
-      if (payload == null) {
-        return false;
-      }
-      if (!(Frames.decode(payload, 1) instanceof Frame.Ready r) || r.version() != Frame.VERSION) {
-        throw new IOException("the worker wrote something other than its ready frame first");
-      }
     } catch (ProtocolException e) {
       throw new IOException("the worker broke the protocol before it was ready", e);
     }
+    if (payload == null) {
+      return false;
+    }
+    if (!isReady(payload)) {
+      throw new IOException("the worker wrote something other than its ready frame first");
+    }
     ready = true;
     return true;
+  }
+
+  /** Whether {@code payload} is a well-formed {@code ready} frame of this protocol version. */
+  static boolean isReady(byte[] payload) {
+    try {
+      return Frames.decode(payload, 1) instanceof Frame.Ready r && r.version() == Frame.VERSION;
+    } catch (ProtocolException e) {
+      return false;
+    }
   }
 
   boolean alive() {
