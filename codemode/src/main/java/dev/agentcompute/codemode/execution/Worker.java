@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /** One live worker process and its pipes. */
@@ -46,15 +45,30 @@ final class Worker {
    */
   void awaitReady(Duration wait) throws IOException {
     var late = new java.util.concurrent.atomic.AtomicBoolean();
-    CompletableFuture.delayedExecutor(wait.toMillis(), TimeUnit.MILLISECONDS)
-        .execute(
-            () -> {
-              if (!ready) {
-                late.set(true);
-                process.destroyForcibly();
-              }
-            });
-    if (!readReady()) {
+    // A virtual thread rather than a delayed task: it is interrupted once the frame is read, so
+    // nothing keeps this worker (and its pipes' buffers) reachable for the rest of the wait.
+    Thread watchdog =
+        Thread.ofVirtual()
+            .name("codemode-worker-ready-watchdog")
+            .start(
+                () -> {
+                  try {
+                    Thread.sleep(wait);
+                  } catch (InterruptedException e) {
+                    return;
+                  }
+                  if (!ready) {
+                    late.set(true);
+                    process.destroyForcibly();
+                  }
+                });
+    boolean gotReady;
+    try {
+      gotReady = readReady();
+    } finally {
+      watchdog.interrupt();
+    }
+    if (!gotReady) {
       throw new IOException(
           late.get()
               ? "the worker was not ready within " + wait.toMillis() + " ms and was killed"
