@@ -266,8 +266,7 @@ final class ProjectMutex {
         return lowest;
       }
       // The others are withdrawing, within milliseconds; a holder renewing its marker (which is
-      // then
-      // younger than ours) is not, so the looks grow further apart up to 200 ms.
+      // then younger than ours) is not, so the looks grow further apart up to 200 ms.
       pause(wait + ThreadLocalRandom.current().nextLong(2 * wait));
       wait = Math.min(wait * 2, 200);
     }

@@ -463,8 +463,7 @@ class OvnFabricIT {
             "baseline-egress-mgmt", "baseline-egress-oob", "baseline-egress-2");
 
     // Once the agent ACL holds every baseline rule too, nothing in the rules tells them apart, and
-    // on
-    // a one-network sandbox neither does the number of networks: inspect says so instead of
+    // on a one-network sandbox neither does the number of networks: inspect says so instead of
     // guessing.
     String oob = service.addAclRule(b, "default", "egress", "drop", "", "", "10.10.70.0/24", "");
     String vault = service.addAclRule(b, "default", "egress", "drop", "", "", vaultCidr, "");
@@ -521,8 +520,7 @@ class OvnFabricIT {
   @Order(6)
   void forwardReachesAContainerPortFromTheHost() throws Exception {
     // Addresses the northbound database holds outside Incus: a load-balancer VIP and a NAT rule
-    // take
-    // the first two addresses of the range, so the forward gets the third.
+    // take the first two addresses of the range, so the forward gets the third.
     Operation.Insert nat =
         Operation.insert("NAT")
             .value("type", "dnat_and_snat")

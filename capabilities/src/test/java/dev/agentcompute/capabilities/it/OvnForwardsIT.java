@@ -307,8 +307,8 @@ class OvnForwardsIT {
   @Order(5)
   void anInstanceWithoutAnAddressOnTheNetworkIsRefused() {
     // A NIC on a network without DHCP: the guest has no IPv4 there. OVN still reserves it an
-    // address
-    // that Incus lists as a lease; the relay hides that lease, as when no address is known at all.
+    // address that Incus lists as a lease; the relay hides that lease, as when no address is known
+    // at all.
     service.createNetwork(sandbox, new NetworkPlan("bare", NetworkKind.OVN, "", false, true, true));
     service.attach(sandbox, "web2", "bare", "eth1", null, null);
     relay.always(
