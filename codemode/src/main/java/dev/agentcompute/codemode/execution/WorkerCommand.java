@@ -57,7 +57,7 @@ final class WorkerCommand {
     cmd.add("-XX:CICompilerCount=1");
     cmd.add("-Xlog:disable");
     cmd.add("-XX:+DisplayVMOutputToStderr");
-    String cp = System.getProperty("java.class.path", "");
+    String cp = classPath();
     // AOT caches and CDS archives only cover jar files; a directory (or a manifest pointing at one)
     // fails them.
     if (onlyPlainJars(cp)) {
@@ -69,7 +69,7 @@ final class WorkerCommand {
         cmd.add("-XX:+AutoCreateSharedArchive");
       }
     }
-    String modulePath = System.getProperty("jdk.module.path");
+    String modulePath = absolute(System.getProperty("jdk.module.path"));
     if (!cp.isEmpty()) {
       cmd.add("-cp");
       cmd.add(cp);
@@ -98,6 +98,29 @@ final class WorkerCommand {
     return WorkerLauncher.start(pb);
   }
 
+  /** The host's class path with every entry absolute (see {@link #absolute}). */
+  static String classPath() {
+    return absolute(System.getProperty("java.class.path", ""));
+  }
+
+  /**
+   * A path list with every entry made absolute against the host's working directory. A worker does
+   * not run there: a jail's working directory is {@code /}, so a relative entry (what {@code java
+   * -cp app.jar:lib/*} gives) would name another file or none. The worker then still started from
+   * its AOT cache, and failed at the first class outside it, its first native call.
+   */
+  static String absolute(String pathList) {
+    if (pathList == null || pathList.isEmpty()) {
+      return pathList;
+    }
+    List<String> entries = new ArrayList<>();
+    for (String entry : pathList.split(File.pathSeparator, -1)) {
+      // An empty entry is the working directory, as the JVM reads it.
+      entries.add(Path.of(entry).toAbsolutePath().normalize().toString());
+    }
+    return String.join(File.pathSeparator, entries);
+  }
+
   private static boolean onlyPlainJars(String cp) {
     if (cp.isEmpty()) {
       return false;
@@ -116,7 +139,7 @@ final class WorkerCommand {
    * Best effort: without it workers start with a class-data-sharing archive.
    */
   static void prepareAotCache(long maxHeapBytes) {
-    String cp = System.getProperty("java.class.path", "");
+    String cp = classPath();
     String java = ProcessHandle.current().info().command().orElse(null);
     if (java == null || !onlyPlainJars(cp)) {
       return;
