@@ -81,15 +81,63 @@ public final class WorkerMain {
   }
 
   /**
+   * What the warm-up runs: the constructs agents' programs use most (loops, conditions,
+   * comprehensions, string formatting and methods, dict and list methods, the common builtins,
+   * json), around three native calls. Each construct the warm-up skips is loaded from its jar at
+   * the first real request that uses it (the AOT cache holds only what the warm-up loaded): a
+   * comprehension over {@code range} with {@code str()} cost a fresh worker's first such execution
+   * ~15 ms.
+   */
+  static final String WARM_UP_SOURCE =
+      """
+      def helper(x, *args, **kwargs):
+          return {'x': x * 1.5, 'ok': True, 'none': None, 'n': len(args) + len(kwargs)}
+
+      def main():
+          r = warm.call(key='k', n=1, tags=['a', 'b'])
+          rows = [warm.call(key='k' + str(i), tags=[]) for i in range(2)]
+          out = {}
+          for i, row in enumerate(rows):
+              if i % 2 == 0 and row != None:
+                  out['r%d' % i] = row
+              elif not row:
+                  continue
+              else:
+                  out.update({'x': [i]})
+          names = sorted([k for k in out.keys() if k.startswith('r')], reverse=True)
+          names += sorted([str(v) for v in out.values()]) + sorted([2, 1])
+          text = ', '.join(['%s=%s' % (k, v) for k, v in out.items()]).upper().split(',')
+          s = 'abc'.replace('b', 'B').strip() + '{}'.format(1) + str(3 // 2) + str(-1 % 3)
+          t = (1, 2) + tuple([3])
+          d = dict(a=1, b=[2])
+          x = d.get('a', 0) + max([1, 2]) + min(3, 4) + abs(-1) + int('5') + len(s)
+          ok = any([False, True]) and all([True]) and 'a' in d and 1 not in [2]
+          return [r, helper(2, 3, k=4), sum([1, 2]), json.encode([1, {'a': None}]),
+                  json.decode('{"a": [1, 2.5]}'), names, text, s, t, d, x, ok, type(x), repr(s),
+                  bool(0), float(1), list(reversed([1, 2])), [y for y in range(3) if y > 0],
+                  {k: v for k, v in d.items()}, s.lower().endswith('c'), hash('a') != 0]
+      """;
+
+  /** Native calls {@link #WARM_UP_SOURCE} makes. */
+  static final int WARM_UP_CALLS = 3;
+
+  /**
    * Exercises the whole request path before the first real request: a worker over in-memory pipes
-   * serves the frames a host would send (an exec whose program makes a native call, the call's
-   * result), so frame reading and decoding, binding, the interpreter, the native-call bridge,
+   * serves the frames a host would send (an exec of {@link #WARM_UP_SOURCE}, the results of its
+   * native calls), so frame reading and decoding, binding, the interpreter, the native-call bridge,
    * result encoding and frame writing are loaded, linked and partly compiled. Going through {@link
    * #serve} itself matters: a class of the real path that the warm-up skipped is loaded from its
    * jar at the first real request (the AOT cache holds only what the warm-up loaded), and opening
    * the jar for it cost that request ~10 ms. Best effort.
+   *
+   * @return whether both rounds ended in a result (not an error): a warm-up program that fails
+   *     part-way warms only what it reached
    */
-  static void warmUp(Engine engine) {
+  static boolean warmUp(Engine engine) {
+    return warmUp(engine, WARM_UP_SOURCE);
+  }
+
+  static boolean warmUp(Engine engine, String source) {
     TypeNode.Struct input =
         new TypeNode.Struct(
             null,
@@ -105,12 +153,14 @@ public final class WorkerMain {
                     null),
                 new TypeNode.Field(
                     "tags", new TypeNode.ListOf(new TypeNode.Str(), false), false, null)));
-    String source =
-        "def helper(x):\n    return {'x': x * 1.5, 'ok': True, 'none': None}\n\ndef main():\n"
-            + "    r = warm.call(key='k', n=1, tags=['a', 'b'])\n    return [r, helper(2), sum([1, 2]), json.encode([1])]\n";
     Frame.ExecLimits limits = new Frame.ExecLimits(65_536, 100_000, 10, 32, 1 << 20);
-    // Two rounds load and link every class on the path; more would cost CPU per one-shot worker.
+    boolean succeeded = true;
+    // Two rounds: the program once, then a one-call program kept alive (the reused worker's path).
+    // Each class is loaded and linked by its first use; running the program twice cost ~10 ms more
+    // CPU per worker start, and its compilations went on after the ready frame.
     for (int i = 0; i < 2; i++) {
+      String program = i == 0 ? source : "def main():\n    return warm.call(key='k', tags=[])\n";
+      int calls = i == 0 ? WARM_UP_CALLS : 1;
       try {
         java.io.ByteArrayOutputStream host = new java.io.ByteArrayOutputStream();
         FrameIO.write(
@@ -118,26 +168,32 @@ public final class WorkerMain {
             Frames.encode(
                 new Frame.Exec(
                     Frame.VERSION,
-                    source,
+                    program,
                     limits,
                     List.of(new Manifest.Item("warm.call", "warm.call", input)),
                     false,
                     i == 1)));
-        FrameIO.write(host, Frames.encode(new Frame.NativeResult(Map.of("key", "k", "count", 1L))));
+        for (int c = 0; c < calls; c++) {
+          FrameIO.write(
+              host, Frames.encode(new Frame.NativeResult(Map.of("key", "k", "count", 1L))));
+        }
         java.io.ByteArrayOutputStream replies = new java.io.ByteArrayOutputStream();
         new WorkerMain(new java.io.ByteArrayInputStream(host.toByteArray()), replies, engine)
             .serve();
-        // Read back as the host would: the native call, then the final frame.
+        // Read back as the host would: the native calls, then the final frame.
         InputStream back = new java.io.ByteArrayInputStream(replies.toByteArray());
+        Frame last = null;
         for (byte[] f = FrameIO.read(back, FrameIO.UNBOUNDED);
             f != null;
             f = FrameIO.read(back, FrameIO.UNBOUNDED)) {
-          Frames.decode(f, 64);
+          last = Frames.decode(f, 64);
         }
+        succeeded &= last instanceof Frame.Final;
       } catch (Exception | StackOverflowError e) {
-        return;
+        return false;
       }
     }
+    return succeeded;
   }
 
   int serve() throws IOException {

@@ -26,6 +26,34 @@ class WorkerWarmUpTest {
 
   @Test
   void aWarmedWorkersFirstExecutionLoadsNoClassOfOurs(@TempDir Path dir) throws Exception {
+    assertThat(firstExecutionLoads(dir, "def main():\n    return test.ping()\n"))
+        .as("classes of ours loaded by the first execution")
+        .isEmpty();
+  }
+
+  /**
+   * The same for a program of the kind agents write (a comprehension over range, str(), string
+   * concatenation and formatting, a loop with a condition, dict methods): before the warm-up ran
+   * such a program, its first execution loaded the comprehension's and range's classes, among
+   * others, from the jar.
+   */
+  @Test
+  void aTypicalProgramsFirstExecutionLoadsNoClassOfOurs(@TempDir Path dir) throws Exception {
+    String program =
+        "def main():\n"
+            + "    rows = [test.ping() for i in range(3)]\n"
+            + "    names = {}\n"
+            + "    for i, row in enumerate(rows):\n"
+            + "        if row.get('ok'):\n"
+            + "            names['n%d' % i] = 'k' + str(i)\n"
+            + "    return sorted(names.values()) + [len(rows), ', '.join(names.keys())]\n";
+    assertThat(firstExecutionLoads(dir, program))
+        .as("classes of ours loaded by the first execution")
+        .isEmpty();
+  }
+
+  /** The classes of ours a warmed worker loads to run {@code source} (ping calls answered). */
+  private static List<String> firstExecutionLoads(Path dir, String source) throws Exception {
     Path log = dir.resolve("classes.txt");
     Process p = ClassLoggingWorker.start(log);
     try {
@@ -35,7 +63,9 @@ class WorkerWarmUpTest {
           "[{\"id\":\"test.ping\",\"name\":\"test.ping\",\"input\":{\"root\":0,\"nodes\":"
               + "[{\"kind\":\"struct\",\"fields\":[]}]}}]";
       byte[] exec =
-          ("{\"type\":\"exec\",\"version\":1,\"source\":\"def main():\\n    return test.ping()\\n\","
+          ("{\"type\":\"exec\",\"version\":1,\"source\":"
+                  + quoted(source)
+                  + ","
                   + "\"limits\":{\"max_source_bytes\":65536,\"max_execution_steps\":1000000,"
                   + "\"max_native_calls\":100,\"max_value_depth\":32,\"max_value_bytes\":1048576},"
                   + "\"manifest\":"
@@ -46,20 +76,28 @@ class WorkerWarmUpTest {
       InputStream in = p.getInputStream();
       assertThat(read(in)).as("the ready frame, written before the worker read").contains("ready");
       write(out, exec);
-      assertThat(read(in)).contains("\"type\":\"native_call\"");
-      write(out, "{\"type\":\"native_result\",\"result\":{\"ok\":true}}".getBytes());
-      assertThat(read(in)).contains("\"type\":\"final\"");
+      String frame = read(in);
+      assertThat(frame).contains("\"type\":\"native_call\"");
+      while (frame.contains("\"type\":\"native_call\"")) {
+        write(out, "{\"type\":\"native_result\",\"result\":{\"ok\":true}}".getBytes());
+        frame = read(in);
+      }
+      assertThat(frame).contains("\"type\":\"final\"");
       out.close();
       assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
       List<String> loaded = Files.readAllLines(log);
-      List<String> ours =
-          loaded.subList(warmedUp, loaded.size()).stream()
-              .filter(l -> l.contains(" dev.agentcompute."))
-              .toList();
-      assertThat(ours).as("classes of ours loaded by the first execution").isEmpty();
+      return loaded.subList(warmedUp, loaded.size()).stream()
+          .filter(l -> l.contains(" dev.agentcompute."))
+          .toList();
     } finally {
       p.destroyForcibly();
     }
+  }
+
+  private static String quoted(String s) {
+    StringBuilder b = new StringBuilder();
+    dev.agentcompute.codemode.protocol.GoJson.writeString(b, s);
+    return b.toString();
   }
 
   /**
