@@ -114,9 +114,12 @@ final class WorkerCommand {
       return pathList;
     }
     List<String> entries = new ArrayList<>();
-    for (String entry : pathList.split(File.pathSeparator, -1)) {
-      // An empty entry is the working directory, as the JVM reads it.
-      entries.add(Path.of(entry).toAbsolutePath().normalize().toString());
+    for (String entry : pathList.split(File.pathSeparator)) {
+      // An empty entry means the host's working directory to the JVM; made absolute it would bind
+      // that whole directory into the jail, so it is dropped (in the jail it named / before).
+      if (!entry.isEmpty()) {
+        entries.add(Path.of(entry).toAbsolutePath().normalize().toString());
+      }
     }
     return String.join(File.pathSeparator, entries);
   }

@@ -63,6 +63,19 @@ class WorkerClassPathTest {
     assertThat(cp.split(File.pathSeparator)).containsExactlyElementsOf(expected);
   }
 
+  /**
+   * An empty entry (Surefire's class path ends with one) means the host's working directory to the
+   * JVM. Made absolute, the jail would bind that whole directory: with it, {@code WorkerJailTest}'s
+   * worker read the credentials and reached the Incus socket under the module's directory.
+   */
+  @Test
+  void anEmptyEntryDoesNotBecomeTheHostsWorkingDirectory() {
+    String cwd = Path.of("").toAbsolutePath().toString();
+    assertThat(WorkerCommand.absolute("a.jar" + File.pathSeparator + File.pathSeparator + "b.jar"))
+        .isEqualTo(cwd + "/a.jar" + File.pathSeparator + cwd + "/b.jar");
+    assertThat(WorkerCommand.absolute("a.jar" + File.pathSeparator)).isEqualTo(cwd + "/a.jar");
+  }
+
   @Test
   void aJailedWorkerServesNativeCallsWhenTheHostsClassPathIsRelative() throws Exception {
     assumeTrue(WorkerJail.bwrap().isPresent(), "bubblewrap is not installed");
