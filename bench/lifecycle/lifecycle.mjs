@@ -3,7 +3,8 @@
 //   node lifecycle.mjs --url http://127.0.0.1:PORT/mcp [--rounds 10] [--agents 4] [--per-agent 5]
 //                      [--tokens T1,T2,...]
 // Phases:
-//   steps       sandbox.create, instance.create (busybox), instance.exec("echo hi"), sandbox.delete,
+//   steps       an execute of `return True` (the round trip and CodeMode worker every step pays),
+//               sandbox.create, instance.create (busybox), instance.exec("echo hi"), sandbox.delete,
 //               each its own execute, as an agent that discovers step by step would call them;
 //   first exec  one program: sandbox.create + instance.create + instance.exec, i.e. the time from
 //               asking for a fresh sandbox to the first command's output; then sandbox.delete,
@@ -99,9 +100,11 @@ const client = await connect(0);
   await untilGone(s);
 }
 
-const steps = { create: [], instance: [], exec: [], delete: [] };
+const steps = { noop: [], create: [], instance: [], exec: [], delete: [] };
 for (let i = 0; i < rounds; i++) {
   await poolFull();
+  // What every step below pays besides its capability: the HTTP round trip and a CodeMode worker.
+  steps.noop.push((await run(client, ['return True'])).ms);
   const c = await run(client, ['return sandbox.create()["name"]']);
   steps.create.push(c.ms);
   const s = c.result;
@@ -113,6 +116,7 @@ for (let i = 0; i < rounds; i++) {
   await untilGone(s);
 }
 console.log(`agentcompute, one execute per step (${rounds} rounds):`);
+line('execute of `return True` (in every step)', steps.noop);
 line('sandbox.create', steps.create);
 line('instance.create (busybox)', steps.instance);
 line('instance.exec("echo hi")', steps.exec);
