@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** One live worker process and its pipes. */
@@ -110,6 +111,19 @@ final class Worker {
 
   boolean alive() {
     return process.isAlive();
+  }
+
+  /**
+   * Kills the process and every process under it, without waiting. For a worker killed while it
+   * starts: bubblewrap's inner process (PID 1 of the jail) dies with its parent only once it has
+   * set its parent-death signal, so a jail killed right after that fork left it behind, waiting for
+   * good. The tree is listed before the kill: once the parent is gone its children belong to init
+   * and no longer show under it.
+   */
+  void killTree() {
+    List<ProcessHandle> below = process.descendants().toList();
+    process.destroyForcibly();
+    below.forEach(ProcessHandle::destroyForcibly);
   }
 
   /** Kills the process and waits for it (reaps). */

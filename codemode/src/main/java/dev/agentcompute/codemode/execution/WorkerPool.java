@@ -654,7 +654,7 @@ final class WorkerPool implements AutoCloseable {
       bySubject.values().forEach(all::addAll);
       bySubject.clear();
       // A spare still starting would hold close() up until its start is over: cut it short.
-      sparesWarming.forEach(w -> w.process.destroyForcibly());
+      sparesWarming.forEach(Worker::killTree);
       changed.signalAll();
       // A spare still starting is killed by its starter once it sees closed; wait for that, so no
       // process outlives close().
