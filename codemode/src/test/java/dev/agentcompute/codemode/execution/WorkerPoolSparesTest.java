@@ -97,8 +97,12 @@ class WorkerPoolSparesTest {
   }
 
   private long processes() {
-    return ProcessHandle.current()
-        .descendants()
+    return live(ProcessHandle.current().descendants());
+  }
+
+  /** How many of {@code processes} are alive and carry this test's marker. */
+  private long live(java.util.stream.Stream<ProcessHandle> processes) {
+    return processes
         .filter(ProcessHandle::isAlive)
         .filter(p -> p.info().arguments().map(a -> List.of(a).contains(marker)).orElse(false))
         .count();
@@ -331,10 +335,7 @@ class WorkerPoolSparesTest {
 
   /** Live processes with this test's marker anywhere on the machine. */
   private long anywhere() {
-    return ProcessHandle.allProcesses()
-        .filter(ProcessHandle::isAlive)
-        .filter(p -> p.info().arguments().map(a -> List.of(a).contains(marker)).orElse(false))
-        .count();
+    return live(ProcessHandle.allProcesses());
   }
 
   @Test
