@@ -32,6 +32,12 @@ final class Meta {
 
   static final String POOL_SPEC = PREFIX + "pool.spec";
 
+  /**
+   * Written on a warm pool member once its bridge exists: only then may a claim take it. Its
+   * project is listed from its creation on, a second or more before its bridge is made.
+   */
+  static final String POOL_READY_AT = PREFIX + "pool.ready_at";
+
   /** Written by the claim that reserved a pool member, before its rename. */
   static final String POOL_CLAIMED_AT = PREFIX + "pool.claimed_at";
 

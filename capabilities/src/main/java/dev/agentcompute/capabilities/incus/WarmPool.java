@@ -65,6 +65,13 @@ final class WarmPool {
    */
   static final Duration BRIDGE_ORPHANED = Duration.ofMinutes(10);
 
+  /**
+   * A member not ready (no {@link Meta#POOL_READY_AT}) this long after its preparation began was
+   * left by a preparation that stopped half-way (a server that stopped, or a member of a version
+   * that wrote no ready mark): the sweep deletes it. A preparation takes seconds.
+   */
+  static final Duration PREPARATION_ABANDONED = Duration.ofMinutes(10);
+
   /** The name of a bridge the Incus backend made ({@code ac<8 hex>}). */
   private static final Pattern BRIDGE_NAME = Pattern.compile("ac[0-9a-f]{8}");
 
@@ -197,12 +204,15 @@ final class WarmPool {
       throw e;
     }
     Map<String, String> cfg = new LinkedHashMap<>(current.value().config());
-    if (!spec.equals(cfg.get(Meta.POOL_SPEC)) || cfg.containsKey(Meta.POOL_CLAIMED_AT)) {
+    if (!spec.equals(cfg.get(Meta.POOL_SPEC))
+        || cfg.containsKey(Meta.POOL_CLAIMED_AT)
+        || !cfg.containsKey(Meta.POOL_READY_AT)) {
       return false;
     }
     String physical = cfg.getOrDefault(Meta.NETWORK_PREFIX + "default", "");
     cfg.remove(Meta.POOL_SPEC);
     cfg.remove(Meta.POOL_PREPARED_AT);
+    cfg.remove(Meta.POOL_READY_AT);
     cfg.put(Meta.HOST, sandbox.member());
     cfg.putAll(SandboxProjects.metadata(sandbox));
     cfg.put(Meta.POOL_CLAIMED_AT, Timestamps.metadata(clock.instant()));
@@ -254,13 +264,14 @@ final class WarmPool {
     }
   }
 
-  /** Unclaimed members prepared for this configuration, oldest first. */
+  /** Unclaimed members prepared for this configuration and ready, oldest first. */
   List<String> unclaimed() {
     List<String> result = new ArrayList<>();
     for (Project project : client.projects().list()) {
       Map<String, String> cfg = project.config();
       if (project.name().startsWith(Meta.POOL_PREFIX)
           && spec.equals(cfg.get(Meta.POOL_SPEC))
+          && cfg.containsKey(Meta.POOL_READY_AT)
           && !cfg.containsKey(Meta.POOL_CLAIMED_AT)) {
         result.add(project.name());
       }
@@ -298,6 +309,18 @@ final class WarmPool {
           physical,
           NetworkPlan.sandboxDefault(),
           Map.of(Meta.POOL_PREPARED_AT, preparedAt));
+      // Ready only now: a claim that took the member while Incus was still making its bridge
+      // retagged a bridge not yet there (and discarded the member, fence and all, under the
+      // creation), or handed the agent a sandbox with no bridge.
+      client
+          .projects()
+          .update(
+              member,
+              current -> {
+                Map<String, String> ready = new LinkedHashMap<>(current.config());
+                ready.put(Meta.POOL_READY_AT, Timestamps.metadata(clock.instant()));
+                return current.withConfig(ready);
+              });
     } catch (RuntimeException e) {
       discardQuietly(member, e);
       throw e;
@@ -307,10 +330,11 @@ final class WarmPool {
 
   /**
    * Deletes the members nobody will claim: unclaimed ones older than {@link #MEMBER_LIFETIME}
-   * (whatever configuration prepared them) and reserved ones a claim left before its rename for
-   * longer than {@link #CLAIM_ABANDONED}; then the bridges tagged for a member whose project does
-   * not exist, prepared more than {@link #BRIDGE_ORPHANED} ago. Returns the members deleted (and
-   * the members named by the orphaned bridges deleted).
+   * (whatever configuration prepared them), ones never made ready within {@link
+   * #PREPARATION_ABANDONED}, and reserved ones a claim left before its rename for longer than
+   * {@link #CLAIM_ABANDONED}; then the bridges tagged for a member whose project does not exist,
+   * prepared more than {@link #BRIDGE_ORPHANED} ago. Returns the members deleted (and the members
+   * named by the orphaned bridges deleted).
    */
   List<String> sweep() {
     Instant now = clock.instant();
@@ -326,10 +350,11 @@ final class WarmPool {
       }
       Map<String, String> cfg = project.config();
       boolean reserved = cfg.containsKey(Meta.POOL_CLAIMED_AT);
+      boolean ready = cfg.containsKey(Meta.POOL_READY_AT);
       Instant since =
           Timestamps.parseOrEpoch(
               cfg.getOrDefault(reserved ? Meta.POOL_CLAIMED_AT : Meta.POOL_PREPARED_AT, ""));
-      Duration limit = reserved ? CLAIM_ABANDONED : MEMBER_LIFETIME;
+      Duration limit = reserved ? CLAIM_ABANDONED : ready ? MEMBER_LIFETIME : PREPARATION_ABANDONED;
       if (since.plus(limit).isAfter(now)) {
         continue;
       }
@@ -341,7 +366,9 @@ final class WarmPool {
             "warm pool member deleted member="
                 + project.name()
                 + " reason="
-                + (reserved ? "abandoned_claim" : "unclaimed_for_an_hour"));
+                + (reserved
+                    ? "abandoned_claim"
+                    : ready ? "unclaimed_for_an_hour" : "abandoned_preparation"));
       } catch (RuntimeException e) {
         LOG.log(Level.WARNING, "warm pool member delete failed member=" + project.name(), e);
       }

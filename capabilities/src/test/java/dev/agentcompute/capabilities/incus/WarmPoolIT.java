@@ -257,6 +257,39 @@ class WarmPoolIT {
     }
   }
 
+  /**
+   * A member is listed from its project's creation on, a second or more before its bridge exists.
+   * Before the ready mark, a claim that took such a member retagged a bridge not yet there: it
+   * discarded the member (and its fence ACL) under the filler's bridge creation ("Failed loading
+   * ACL ... Network ACL not found"), or handed the agent a sandbox without its bridge.
+   */
+  @Test
+  void aMemberStillBeingPreparedIsNotClaimedAndIsSweptIfItsPreparationStopped() {
+    WarmPool pool = pool(1, Duration.ZERO);
+    String member = prepare(pool);
+    // The member as it is while Incus still makes its bridge: no ready mark yet.
+    client
+        .projects()
+        .update(
+            member,
+            current -> {
+              Map<String, String> cfg = new java.util.LinkedHashMap<>(current.config());
+              cfg.remove(Meta.POOL_READY_AT);
+              return current.withConfig(cfg);
+            });
+    assertThat(pool.unclaimed()).doesNotContain(member);
+
+    try (ComputeRuntime runtime = runtime(1)) {
+      create(runtime, name("early"));
+    }
+    assertThat(client.projects().list())
+        .as("the member was left to its preparation")
+        .anyMatch(p -> p.name().equals(member));
+
+    assertThat(pool(1, Duration.ofMinutes(9)).sweep()).doesNotContain(member);
+    assertThat(pool(1, Duration.ofMinutes(11)).sweep()).contains(member);
+  }
+
   @Test
   void anIdentityAtItsSandboxCapIsRefusedWhileAMemberIsReady() {
     ComputeConfig capped = config(1).withQuotas(Quotas.defaults().withSandboxesPerIdentity(1));
