@@ -39,12 +39,17 @@ function poolMembers() {
   return out.split('\n').filter((n) => n.startsWith('acpool-')).length;
 }
 
-/** With a pool, waits (up to 60 s) until it holds its members again: each phase starts full. */
+/**
+ * With a pool, waits (up to 60 s) until it holds its members again, then 2 s more for Incus to
+ * settle after the last member's bridge: each round starts full and on a quiet machine, as an
+ * agent's first call after a pause of its own would.
+ */
 async function poolFull() {
   const start = performance.now();
   while (poolSize > 0 && poolMembers() < poolSize && performance.now() - start < 60_000) {
     await new Promise((r) => setTimeout(r, 100));
   }
+  await new Promise((r) => setTimeout(r, 2_000));
 }
 
 async function connect(index) {

@@ -5,8 +5,8 @@ import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -19,6 +19,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class WarmPoolFiller implements ReaperChore {
   private static final Logger LOG = System.getLogger(WarmPoolFiller.class.getName());
   static final Duration INTERVAL = Duration.ofSeconds(30);
+
+  /**
+   * How long after a claim its replacement is prepared. An agent that has just been given a sandbox
+   * goes on at once with instance.create and exec, and Incus making a member's project and bridge
+   * beside them slows exactly those calls on a small host (docs/reference/sandbox-pool.md, Filler);
+   * later claims meanwhile are served by the members left.
+   */
+  static final Duration AFTER_CLAIM = Duration.ofSeconds(5);
 
   private final WarmPool pool;
   private final AtomicBoolean queued = new AtomicBoolean();
@@ -44,20 +52,24 @@ public final class WarmPoolFiller implements ReaperChore {
     if (scheduler != null || pool.size() == 0) {
       return;
     }
-    scheduler =
-        Executors.newSingleThreadScheduledExecutor(
+    ScheduledThreadPoolExecutor executor =
+        new ScheduledThreadPoolExecutor(
+            1,
             r -> {
               Thread t = new Thread(r, "agentcompute-warm-pool");
               t.setDaemon(true);
               return t;
             });
+    // A replacement still waiting for its delay at close is not prepared: close returns at once.
+    executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+    scheduler = executor;
     scheduler.scheduleWithFixedDelay(
         this::fillLogged, 0, INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   private synchronized void wake() {
     if (scheduler != null && queued.compareAndSet(false, true)) {
-      scheduler.execute(this::fillLogged);
+      scheduler.schedule(this::fillLogged, AFTER_CLAIM.toMillis(), TimeUnit.MILLISECONDS);
     }
   }
 
