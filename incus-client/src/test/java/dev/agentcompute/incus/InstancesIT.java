@@ -63,6 +63,11 @@ class InstancesIT {
     Instance running = instances.get("c1");
     assertThat(running.status()).isEqualTo("Running");
     assertThat(running.state().pid()).isPositive();
+    Instance brief = instances.getBrief("c1");
+    assertThat(brief.status()).isEqualTo("Running");
+    assertThat(brief.state()).isNull();
+    assertThat(brief.expandedDevices()).isEqualTo(running.expandedDevices());
+    assertThat(brief.config()).isEqualTo(running.config());
     assertThat(instances.listWithState())
         .singleElement()
         .satisfies(i -> assertThat(i.state().status()).isEqualTo("Running"));

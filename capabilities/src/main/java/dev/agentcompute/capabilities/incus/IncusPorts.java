@@ -126,6 +126,11 @@ final class IncusPorts {
     }
 
     @Override
+    public Optional<SandboxInstance> findBrief(Sandbox sandbox, String name) {
+      return translated(() -> target.findBrief(sandbox, name));
+    }
+
+    @Override
     public Map<String, Integer> count(List<Sandbox> sandboxes) {
       return translated(() -> target.count(sandboxes));
     }

@@ -41,9 +41,21 @@ final class InstanceReader {
   }
 
   Optional<SandboxInstance> find(Sandbox sandbox, String name) {
+    return find(sandbox, name, false);
+  }
+
+  /** {@link #find} without the state and snapshots (no observed addresses, no snapshot names). */
+  Optional<SandboxInstance> findBrief(Sandbox sandbox, String name) {
+    return find(sandbox, name, true);
+  }
+
+  private Optional<SandboxInstance> find(Sandbox sandbox, String name, boolean brief) {
     try {
+      dev.agentcompute.incus.Instances instances = in(sandbox).instances();
       return Optional.of(
-          parse(in(sandbox).instances().get(name), names.logicalByPhysical(sandbox)));
+          parse(
+              brief ? instances.getBrief(name) : instances.get(name),
+              names.logicalByPhysical(sandbox)));
     } catch (IncusException.Unavailable e) {
       // On a cluster: the instance's member does not answer; say which one.
       throw MemberOutage.of(in(sandbox), members, name, e);

@@ -29,6 +29,15 @@ public interface InstanceDriver {
   Optional<SandboxInstance> find(Sandbox sandbox, String name);
 
   /**
+   * The instance as {@link #find} has it, but without what only its running state tells (its NICs'
+   * observed addresses; its snapshots): enough to act on it (run a command in it). Platforms whose
+   * full read costs more override this.
+   */
+  default Optional<SandboxInstance> findBrief(Sandbox sandbox, String name) {
+    return find(sandbox, name);
+  }
+
+  /**
    * How many instances each of {@code sandboxes} has, by sandbox name. Platforms that can answer
    * for many sandboxes at once override this, so {@code sandbox.list} costs a constant number of
    * requests however many sandboxes there are.

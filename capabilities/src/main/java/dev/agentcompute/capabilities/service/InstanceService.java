@@ -343,7 +343,12 @@ public final class InstanceService {
   public ExecResult exec(String sandboxName, String name, ExecRequest request) {
     Sandbox sandbox = access.require(sandboxName);
     Names.require(name);
-    SandboxInstance instance = require(sandbox, name);
+    // What the exec needs (running, its image's OS) without the running state's LXC query.
+    SandboxInstance instance =
+        router
+            .instances(sandbox)
+            .findBrief(sandbox, name)
+            .orElseThrow(() -> Errors.instanceNotFound(name, sandbox.name()));
     ExecRequest checked = request;
     if (GuestOs.of(images.osOf(instance)) == GuestOs.WINDOWS) {
       if (request.user().filter(user -> !user.isEmpty()).isPresent()) {
