@@ -12,9 +12,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Keeps the warm pool full in the background (docs/reference/sandbox-pool.md): one fill at {@link
- * #start()}, one after every claim, and one every {@link #INTERVAL} (members another server claimed
- * or the sweep deleted). A failed fill is logged and tried again next time. Closing it stops the
- * fills; the members stay in Incus for the next server (or the sweep).
+ * #start()}, one {@link #AFTER_CLAIM} after every claim, and one every {@link #INTERVAL} (members
+ * another server claimed or the sweep deleted). A failed fill is logged and tried again next time.
+ * Closing it stops the fills; the members stay in Incus for the next server (or the sweep).
  */
 public final class WarmPoolFiller implements ReaperChore {
   private static final Logger LOG = System.getLogger(WarmPoolFiller.class.getName());
