@@ -221,6 +221,14 @@ public final class InstanceService {
         .orElseThrow(() -> Errors.instanceNotFound(name, sandbox.name()));
   }
 
+  /** {@link #require} without the running state's query: whether it runs, its image, its OS. */
+  SandboxInstance requireBrief(Sandbox sandbox, String name) {
+    return router
+        .instances(sandbox)
+        .findBrief(sandbox, name)
+        .orElseThrow(() -> Errors.instanceNotFound(name, sandbox.name()));
+  }
+
   /**
    * Under the gate, with no expiry check
    * (docs/reference/capabilities.md#instancelist-instanceget-instancedelete).
@@ -343,12 +351,7 @@ public final class InstanceService {
   public ExecResult exec(String sandboxName, String name, ExecRequest request) {
     Sandbox sandbox = access.require(sandboxName);
     Names.require(name);
-    // What the exec needs (running, its image's OS) without the running state's LXC query.
-    SandboxInstance instance =
-        router
-            .instances(sandbox)
-            .findBrief(sandbox, name)
-            .orElseThrow(() -> Errors.instanceNotFound(name, sandbox.name()));
+    SandboxInstance instance = requireBrief(sandbox, name);
     ExecRequest checked = request;
     if (GuestOs.of(images.osOf(instance)) == GuestOs.WINDOWS) {
       if (request.user().filter(user -> !user.isEmpty()).isPresent()) {
